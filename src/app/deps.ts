@@ -4,6 +4,7 @@ import type { Runtime } from "../config/schema.js";
 import type { InstallationLookup } from "../github/installation-lookup.js";
 import type { GitObjectCache } from "../github/object-cache.js";
 import type { InstallationPort, RepoId } from "../github/port.js";
+import type { StopGate } from "../github/stop-gate.js";
 import type { BotIdentity } from "../jobs/context.js";
 import type { MirrorAccess } from "../jobs/mirror/index.js";
 import type { PackageEngine } from "../jobs/package-engine.js";
@@ -26,6 +27,8 @@ export interface AppDeps {
   cacheDir: string;
   /** Files' bytes by blob id, kept for the app's life (absent: every job reads its files from git). */
   blobs?: GitObjectCache;
+  /** Shut at a stop past its grace: the jobs still running reach GitHub no more (stop-gate.ts). */
+  gate?: StopGate;
   /** The runtimes the operator allows (exec/container only with explicit opt-in). */
   operatorRuntimes: Runtime[];
   /** What a package and a job may cost (PORCHLIGHT_MAX_*); absent: the defaults. */

@@ -31,7 +31,7 @@ function fromEvent(
 } {
   const installationId = context.payload.installation?.id;
   return {
-    connect: async () => installationPort(context.octokit, deps.cacheDir, deps.blobs),
+    connect: async () => installationPort(context.octokit, deps.cacheDir, deps.blobs, false, deps.gate),
     repository: repositoryOf(context.payload.repository),
     deliveryId: context.id,
     ...(installationId !== undefined ? { installationId } : {}),

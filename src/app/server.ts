@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { hostname, tmpdir } from "node:os";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import type { Logger } from "pino";
 import { Probot } from "probot";
@@ -14,6 +14,7 @@ import { installationLookup } from "../github/installation-lookup.js";
 import { GitObjectCache } from "../github/object-cache.js";
 import { clusteredPacing, porchlightOctokit } from "../github/octokit.js";
 import type { AppPort } from "../github/port.js";
+import { AppStopping, StopGate } from "../github/stop-gate.js";
 import { BoundedWork, type PackageWorkSettings } from "../jobs/bounded/bounded.js";
 import { BoundedRenderer } from "../jobs/bounded/renderer.js";
 import type { MirrorAccess } from "../jobs/mirror/index.js";
@@ -22,6 +23,7 @@ import type { Renderer } from "../jobs/renderer.js";
 import { ByteBudget } from "../ops/byte-budget.js";
 import { createLogger } from "../ops/logger.js";
 import { Metrics } from "../ops/metrics.js";
+import { makeTempFolder, reclaimTempFolders } from "../ops/temp-folders.js";
 import { ParkedJobs } from "../queue/parked.js";
 import { RedisQueue } from "../queue/redis-queue.js";
 import { RepoQueues } from "../queue/repo-queue.js";
@@ -70,6 +72,11 @@ export interface AppServerOptions {
    * sweep (only `sweep()` on demand, and the start-up one).
    */
   reconcileIntervalMs?: number;
+  /**
+   * How long `close()` waits for running jobs before it abandons them (default 20000 ms, under
+   * Kubernetes' 30 s grace; PORCHLIGHT_STOP_GRACE_MS): see AppServer.close.
+   */
+  stopGraceMs?: number;
   /** Sweep once right after start-up (what was missed while the app was down). Default false. */
   sweepAtStart?: boolean;
   renderer?: Renderer;
@@ -127,9 +134,12 @@ export interface AppServer {
    */
   sweep(): Promise<number>;
   /**
-   * Stops taking webhooks, finishes the queued jobs, then closes. Distributed mode: finishes the jobs
-   * running here (the queued ones stay in Redis for the other replicas); `abandon`: leaves even those,
-   * as a replica that dies would.
+   * Stops taking webhooks, finishes the queued jobs within the stop's grace (`stopGraceMs`), then
+   * closes. Jobs still running past it are abandoned: the door to GitHub is shut (stop-gate.ts: a job
+   * stops before its next write; a push on its way lands whole or not at all), the render threads are
+   * ended (their functions' processes killed), the jobs still waiting dropped; the next start's sweep
+   * does their work. Distributed mode: finishes the jobs running here (the queued ones stay in Redis
+   * for the other replicas); `abandon`: leaves even those, as a replica that dies would.
    */
   close(opts?: { abandon?: boolean }): Promise<void>;
 }
@@ -137,6 +147,10 @@ export interface AppServer {
 const WEBHOOK_PATH = "/api/github/webhooks";
 /** The longest a GitHub call waits for a rate limit before its job is parked (PORCHLIGHT_RATE_LIMIT_MAX_WAIT_S). */
 export const DEFAULT_MAX_WAIT_S = 60;
+/** How long a stop waits for running jobs before it abandons them (PORCHLIGHT_STOP_GRACE_MS). */
+export const DEFAULT_STOP_GRACE_MS = 20_000;
+/** After the jobs are abandoned, how long the stop waits for them to see the door shut. */
+const ABANDONED_MS = 5000;
 
 /**
  * The app's HTTP server: webhooks at `/api/github/webhooks` (our edge, src/app/webhook/edge.ts, checks
@@ -152,17 +166,24 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     jobDone(outcome);
     metrics.queueDepth.set(queues.size);
   });
-  const { probot, pacing } = appProbot(opts, log, metrics);
+  const gate = new StopGate();
+  const { probot, pacing } = appProbot(opts, log, metrics, gate);
   // PORCHLIGHT_CACHE_DIR kept across restarts keeps the cache clones and the renderers' journal
   const kept = opts.cacheDir || process.env.PORCHLIGHT_CACHE_DIR;
   // a folder of the app's own making is the app's to remove when it stops (cache clones are large)
-  const cacheDir = kept || mkdtempSync(join(tmpdir(), "porchlight-cache-"));
+  if (!kept) {
+    // the clones of private repositories a process killed before it could remove them (SIGKILL, a crash)
+    const reclaimed = reclaimTempFolders();
+    if (reclaimed.length > 0)
+      log.info({ folders: reclaimed }, "removed the temporary folders of a porchlight process that is gone");
+  }
+  const cacheDir = kept || makeTempFolder("porchlight-cache-");
   const dropCache = () => {
     if (!kept) rmSync(cacheDir, { recursive: true, force: true });
   };
   // Files' bytes by blob id, for every job of the app's life: a push reads only the blobs it changed.
   const blobs = new GitObjectCache();
-  const github = probotAppPort(probot, cacheDir, blobs);
+  const github = probotAppPort(probot, cacheDir, blobs, gate);
   // what GET /app answered at start is the bot's identity: not asked for again at the first job
   const checked = await checkCredentials(opts.appId, github, log).catch(async (err: unknown) => {
     await pacing?.close();
@@ -194,6 +215,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     ...(bounded ? { engine: bounded } : {}),
     cacheDir,
     blobs,
+    gate,
     operatorRuntimes: opts.operatorRuntimes ?? ["builtin"],
     ...(opts.limits ? { operatorLimits: opts.limits } : {}),
     log,
@@ -273,10 +295,26 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     close: async (how = {}) => {
       const left = parked.close();
       if (left > 0) log.warn({ parked: left }, "parked jobs left to the next start's sweep");
-      await schedule?.stop();
       await closeServer(server);
-      await queues.close();
-      await redisQueue?.close(how);
+      const graceMs = opts.stopGraceMs ?? DEFAULT_STOP_GRACE_MS;
+      const drained = (async () => {
+        await schedule?.stop();
+        await queues.close();
+        await redisQueue?.close(how);
+      })();
+      if (!(await within(drained, graceMs))) {
+        const running = queues.runningJobs;
+        const dropped = queues.dropWaiting(new AppStopping("the job", "porchlight stopped before it ran"));
+        gate.shut(
+          `porchlight is stopping and its stop's grace (${graceMs} ms, PORCHLIGHT_STOP_GRACE_MS) has passed`,
+        );
+        log.warn(
+          { graceMs, running, dropped },
+          "stop: jobs still running after the grace abandoned; the next start's sweep does their work",
+        );
+        await work?.close();
+        await within(drained, ABANDONED_MS);
+      }
       await pacing?.close();
       await work?.close();
       gitSpawner.release();
@@ -293,8 +331,17 @@ function jobOutcomes(
   return (outcome) => {
     const kind = outcome.key.split(":")[0] ?? "job";
     const parked = outcome.error instanceof JobParked;
-    metrics.jobs.inc({ kind, outcome: outcome.ok ? "ok" : parked ? "parked" : "error" });
-    if (!outcome.ok && !parked)
+    const abandoned = outcome.error instanceof AppStopping ? outcome.error : undefined;
+    metrics.jobs.inc({
+      kind,
+      outcome: outcome.ok ? "ok" : parked ? "parked" : abandoned ? "abandoned" : "error",
+    });
+    if (abandoned)
+      log.warn(
+        { repo: outcome.repo, key: outcome.key, err: abandoned.message },
+        "job abandoned at the stop; the next start's sweep does its work",
+      );
+    else if (!outcome.ok && !parked)
       log.error({ err: outcome.error, repo: outcome.repo, key: outcome.key }, "job failed");
   };
 }
@@ -308,6 +355,7 @@ function appProbot(
   opts: AppServerOptions,
   log: Logger,
   metrics: Metrics,
+  gate: StopGate,
 ): { probot: Probot; pacing: ReturnType<typeof clusteredPacing> | undefined } {
   const pacing = opts.redis
     ? clusteredPacing(opts.redis.url, `${opts.redis.prefix ?? "porchlight"}-${opts.appId}`, (err) =>
@@ -326,6 +374,7 @@ function appProbot(
       maxWaitS: opts.maxWaitS ?? DEFAULT_MAX_WAIT_S,
       ...(opts.retryAfterUnitMs !== undefined ? { retryAfterUnitMs: opts.retryAfterUnitMs } : {}),
       metrics,
+      gate,
       ...(pacing ? { cluster: pacing.cluster } : {}),
     }),
   });
@@ -554,6 +603,25 @@ function health(parked: ParkedJobs<JobRequest>, sweep: SweepHealth, redis: boole
   return [degraded ? "degraded" : "ok", ...lines, ...(redis ? ["redis: reachable"] : [])]
     .map((l) => `${l}\n`)
     .join("");
+}
+
+/** Whether `work` settled within `ms` (it goes on either way; its failure counts as settled). */
+async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([
+      work.then(
+        () => true,
+        () => true,
+      ),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function closeServer(server: Server): Promise<void> {

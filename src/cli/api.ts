@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DEFAULT_API_URL } from "../action/env.js";
 import { ConditionalCache } from "../github/conditional-cache.js";
 import { GitCommandError } from "../github/git-process.js";
+import { makeTempFolder, reclaimTempFolders } from "../ops/temp-folders.js";
 import type { UpstreamAccess } from "../porch/egress.js";
 import { RevisionIndex } from "../porch/revision-index.js";
 import { listenPorchApi, type PorchApiServer } from "../porchapi/listen.js";
@@ -116,13 +116,15 @@ async function tlsOf(start: PorchApiStart): Promise<{ cert: string; key: string 
 /** Starts Porch's API with its stores over GitHub; its cache clones go to a folder removed on close. */
 export async function startPorchApi(
   start: PorchApiStart,
-): Promise<PorchApiServer & { caPem?: string; cacheRoot: string }> {
+): Promise<PorchApiServer & { caPem?: string; cacheRoot: string; reclaimed: string[] }> {
   const { env } = start;
   const tls = await tlsOf(start);
   const { cachedCallers, ...bounds } = apiBoundsFromEnv(env);
-  const cacheRoot = await mkdtemp(join(tmpdir(), "porchlight-api-"));
+  // the clones of private repositories a process killed before it could remove them (SIGKILL, a crash)
+  const reclaimed = reclaimTempFolders();
+  const cacheRoot = makeTempFolder("porchlight-api-");
   // the index's clones, beside the callers' folders (which are each one caller's)
-  const indexRoot = await mkdtemp(join(tmpdir(), "porchlight-api-index-"));
+  const indexRoot = makeTempFolder("porchlight-api-index-");
   let server: PorchApiServer;
   let index: RevisionIndex | undefined;
   try {
@@ -168,6 +170,7 @@ export async function startPorchApi(
   return {
     url: server.url,
     cacheRoot,
+    reclaimed,
     ...(tls ? { caPem: tls.cert } : {}),
     close: async () => {
       index?.stop();
@@ -247,6 +250,10 @@ export const apiCommand: CliCommand = async (args, io) => {
   const server = values.data
     ? await startPorchApiIn(start, values.data, { given, fallback: 9443, command: "api" })
     : await startPorchApi({ ...start, port: given ?? 9443 });
+  if (server.reclaimed.length > 0)
+    io.stderr(
+      `porchlight api: removed the temporary folders of a porchlight process that is gone: ${server.reclaimed.join(", ")}\n`,
+    );
   io.stdout(`porchlight api: Porch's API at ${server.url}\n`);
   if (values.kubeconfig) {
     const token = io.env.GH_TOKEN || io.env.GITHUB_TOKEN;

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { renameSync, rmSync, writeFileSync } from "node:fs";
 import { rename, rm, writeFile } from "node:fs/promises";
 
 /**
@@ -16,6 +17,18 @@ export async function writePrivateFile(path: string, text: string): Promise<void
     await rename(temp, path);
   } catch (err) {
     await rm(temp, { force: true });
+    throw err;
+  }
+}
+
+/** writePrivateFile for a caller that cannot wait: the same 0600 file renamed over the old one. */
+export function writePrivateFileSync(path: string, text: string): void {
+  const temp = `${path}.${randomBytes(6).toString("hex")}.tmp`;
+  writeFileSync(temp, text, { mode: 0o600, flag: "wx" });
+  try {
+    renameSync(temp, path);
+  } catch (err) {
+    rmSync(temp, { force: true });
     throw err;
   }
 }

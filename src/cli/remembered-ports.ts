@@ -1,6 +1,7 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "./io.js";
+import { writePrivateFileSync } from "./private-file.js";
 
 /**
  * What `serve`, `forge` and `api` remember in a data folder besides the forge's own state: the port the
@@ -55,7 +56,8 @@ export function rememberPort(dataDir: string, of: PortOf, url: string): void {
     // an unreadable state is written anew
   }
   state[of] = Number(new URL(url).port);
-  writeFileSync(join(dataDir, STATE_FILE), `${JSON.stringify(state)}\n`);
+  // the data folder's files are its owner's alone, whatever mode the folder has (docs/operations.md)
+  writePrivateFileSync(join(dataDir, STATE_FILE), `${JSON.stringify(state)}\n`);
 }
 
 /** Remembers the port the forge of `dataDir` listens on, for the next start with that folder. */

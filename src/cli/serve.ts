@@ -1,7 +1,13 @@
 import { readFileSync } from "node:fs";
 import { setFlagsFromString } from "node:v8";
 import type { Forge } from "@porchlight/forge";
-import { type AppServer, DEFAULT_MAX_WAIT_S, type RedisSettings, startAppServer } from "../app/server.js";
+import {
+  type AppServer,
+  DEFAULT_MAX_WAIT_S,
+  DEFAULT_STOP_GRACE_MS,
+  type RedisSettings,
+  startAppServer,
+} from "../app/server.js";
 import {
   DEFAULT_WEBHOOK_MAX_BYTES,
   PENDING_BODIES,
@@ -69,6 +75,8 @@ Environment (both modes):
   PORCHLIGHT_CONCURRENCY               jobs this process runs at once, of different repositories (default 4;
                                        a job mostly waits for GitHub, so more than the cores is fine)
   PORCHLIGHT_RECONCILE_INTERVAL_MS     sweep interval (default 900000 on GitHub, 60000 on the forge; 0: off)
+  PORCHLIGHT_STOP_GRACE_MS             at SIGTERM or SIGINT, how long running jobs may finish before they
+                                       are abandoned to the next start's sweep (default ${DEFAULT_STOP_GRACE_MS})
   PORCHLIGHT_RATE_LIMIT_MAX_WAIT_S     the longest a GitHub call waits for a rate limit (default 60 s);
                                        a longer one parks the job until the reset (docs/operations.md)
   PORCHLIGHT_WEBHOOK_MAX_BYTES         largest webhook body accepted (default ${DEFAULT_WEBHOOK_MAX_BYTES}; more: 413)
@@ -272,6 +280,7 @@ export const serveCommand: CliCommand = async (args, io) => {
     io.stderr("porchlight serve: --demo: the GitHub App credentials in the environment are ignored\n");
   const limits = webhookLimits(io.env);
   const packageLimits = operatorLimits(io.env);
+  const stopGraceMs = msFromEnv(io.env, "PORCHLIGHT_STOP_GRACE_MS", DEFAULT_STOP_GRACE_MS);
   checkEgressAllow(io.env);
   optimiseLater();
   let forge: Forge | undefined;
@@ -297,6 +306,7 @@ export const serveCommand: CliCommand = async (args, io) => {
       maxWaitS: maxWaitFromEnv(io.env),
       operatorRuntimes: operatorRuntimesFromEnv(io.env),
       packageWork: packageWorkFromEnv(io.env),
+      stopGraceMs,
       reconcileIntervalMs: msFromEnv(io.env, "PORCHLIGHT_RECONCILE_INTERVAL_MS", 15 * 60_000),
       sweepAtStart: true,
       log,
@@ -334,6 +344,7 @@ export const serveCommand: CliCommand = async (args, io) => {
       maxWaitS: maxWaitFromEnv(io.env),
       operatorRuntimes: operatorRuntimesFromEnv(io.env),
       packageWork: packageWorkFromEnv(io.env),
+      stopGraceMs,
       reconcileIntervalMs: msFromEnv(io.env, "PORCHLIGHT_RECONCILE_INTERVAL_MS", 60_000),
       sweepAtStart: true,
       log,
@@ -359,7 +370,9 @@ export const serveCommand: CliCommand = async (args, io) => {
     io.stdout(api.text);
   }
   await (stopped ?? waitForSignal());
-  io.stdout("porchlight: shutting down, finishing queued jobs…\n");
+  io.stdout(
+    `porchlight: shutting down, finishing queued jobs (at most ${stopGraceMs / 1000} s, PORCHLIGHT_STOP_GRACE_MS; then they are left to the next start's sweep)…\n`,
+  );
   await porchApi?.close();
   await app.close();
   await forge?.stop();

@@ -6,12 +6,19 @@ import type { GitObjectCache } from "./object-cache.js";
 import type { RestClient } from "./octokit-repo.js";
 import type { AppPort } from "./port.js";
 import { parseResponse, restApp, restInstallation } from "./responses.js";
+import type { StopGate } from "./stop-gate.js";
 
 /**
  * The hosted app's door: probot authenticates as the app (JWT) or as one of its installations; every
  * failure comes out as a GitHubError naming what was asked.
  */
-export function probotAppPort(probot: Probot, cacheDir: string, blobs?: GitObjectCache): AppPort {
+export function probotAppPort(
+  probot: Probot,
+  cacheDir: string,
+  blobs?: GitObjectCache,
+  /** Shut at a stop past its grace: no git command of the app reaches GitHub (stop-gate.ts). */
+  gate?: StopGate,
+): AppPort {
   const asApp = async (): Promise<RestClient> => probot.auth();
   const asInstallation = async (id: number): Promise<RestClient> => probot.auth(id);
   const call = mapGitHubErrors;
@@ -47,7 +54,7 @@ export function probotAppPort(probot: Probot, cacheDir: string, blobs?: GitObjec
       }),
     installation: (id) =>
       call(`authenticating as installation ${id}`, async () =>
-        installationPort(await asInstallation(id), cacheDir, blobs),
+        installationPort(await asInstallation(id), cacheDir, blobs, false, gate),
       ),
     access: (id) =>
       installationAccess(id, async () => (await asInstallation(id)).auth({ type: "installation" })),

@@ -5,6 +5,7 @@ import type { GitObjectCache } from "./object-cache.js";
 import { OctokitRepo, type RestClient } from "./octokit-repo.js";
 import type { InstallationPort, InstallationRepository, RepoId, RepoPort } from "./port.js";
 import { parseResponse, type RestRepository, restRepository } from "./responses.js";
+import type { StopGate } from "./stop-gate.js";
 
 /** A REST (or webhook payload) repository as the port names it. */
 export function repositoryOf(r: RestRepository): InstallationRepository {
@@ -34,11 +35,14 @@ export function installationPort(
   blobs?: GitObjectCache,
   /** Refs listed over HTTP in this process alone, never by `git ls-remote` (the command line: GitRepo's refsInProcess). */
   refsInProcess = false,
+  /** The app's door at a stop: shut, no git command reaches GitHub (stop-gate.ts). */
+  gate?: StopGate,
 ): InstallationPort {
   const ports = new Map<string, RepoPort>();
   let listing: Promise<InstallationRepository[]> | undefined;
   // `renew`: git was refused with the cached token (it expired before the cache let it go): a new one.
   const gitEnv = async (renew?: boolean) => {
+    gate?.check("a git command to GitHub");
     const token = tokenOf(await rest.auth({ type: "installation", ...(renew ? { refresh: true } : {}) }));
     if (!token) throw new GitHubError("unauthorized", "no token to run git with");
     return tokenAuthEnv(token);

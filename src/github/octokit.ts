@@ -4,6 +4,7 @@ import { ProbotOctokit } from "probot";
 import type { Metrics } from "../ops/metrics.js";
 import { type AnswerCache, conditionalGets } from "./conditional.js";
 import { httpFetch } from "./http-fetch.js";
+import type { StopGate } from "./stop-gate.js";
 
 export interface OctokitSettings {
   /** Least time between two mutating calls of one installation: 1000 ms on GitHub, ~0 on the forge. */
@@ -28,6 +29,8 @@ export interface OctokitSettings {
    * clustering), so an installation's writes are paced across the fleet, not per process.
    */
   cluster?: { connection: Bottleneck.IORedisConnection; id: string };
+  /** Shut at a stop past its grace: every call refused before it is sent (stop-gate.ts). */
+  gate?: StopGate;
 }
 
 /**
@@ -75,7 +78,11 @@ export function porchlightOctokit(settings: OctokitSettings): typeof ProbotOctok
   const retry = (after: number, options: RequestOptionsLike, _octokit: unknown, count?: number): boolean =>
     (count ?? options.request?.retryCount ?? 0) < settings.rateLimitRetries &&
     (settings.maxWaitS === undefined || after <= settings.maxWaitS);
-  const WithPlugins = ProbotOctokit.plugin(observe(settings.metrics), renewExpiredToken);
+  const WithPlugins = ProbotOctokit.plugin(
+    observe(settings.metrics),
+    renewExpiredToken,
+    refusedOnceStopped(settings.gate),
+  );
   return WithPlugins.defaults((instance: InstanceOptions) => {
     // probot names the installation (`throttle.id`) of the Octokit it makes for one.
     const installation = instance.throttle?.id;
@@ -211,6 +218,7 @@ type Hookable = {
       name: "request",
       fn: (request: (options: unknown) => Promise<unknown>, options: unknown) => Promise<unknown>,
     ): void;
+    before(name: "request", fn: (options: RequestOptionsLike) => void): void;
     after(name: "request", fn: (response: ResponseLike, options: RequestOptionsLike) => void): void;
     error(name: "request", fn: (error: ErrorLike, options: RequestOptionsLike) => never): void;
   };
@@ -223,6 +231,17 @@ interface ResponseLike {
 interface ErrorLike {
   status?: number;
   response?: { headers?: Record<string, string | number | undefined> };
+}
+
+/** Every request refused before it is sent once the app's stop has abandoned its jobs (stop-gate.ts). */
+function refusedOnceStopped(gate: StopGate | undefined) {
+  return (octokit: unknown) => {
+    if (!gate) return {};
+    (octokit as Hookable).hook.before("request", (options) =>
+      gate.check(`${options.method ?? "GET"} ${options.url ?? "a request"}`),
+    );
+    return {};
+  };
 }
 
 function observe(metrics: Metrics | undefined) {

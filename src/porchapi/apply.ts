@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import { parse } from "yaml";
+import { MAX_BODY_DEPTH, tooDeep, yamlFlowDepth } from "./intake.js";
 import type { KubeObject } from "./resources.js";
 import { ApiError } from "./status.js";
 
@@ -73,6 +74,8 @@ const timeOf = (now: Date) => `${now.toISOString().slice(0, 19)}Z`;
 
 /** The body of an apply: YAML (JSON is YAML), one object. */
 export function parseApplied(text: string): unknown {
+  // refused before the parser, which recurses per level, walks it (100,000 brackets overflowed its stack)
+  if (yamlFlowDepth(text) > MAX_BODY_DEPTH) throw tooDeep("the apply configuration");
   try {
     return parse(text);
   } catch (e) {

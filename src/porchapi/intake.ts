@@ -102,6 +102,32 @@ function jsonDepth(text: string): number {
   return deepest;
 }
 
+/**
+ * The deepest nesting of YAML's flow collections (`[` and `{`) in `text`, outside quoted scalars and
+ * comments, counted without recursion: an apply body nested past MAX_BODY_DEPTH is refused before the
+ * YAML parser, which recurses per level, walks it. A bracket inside a plain or block scalar counts too:
+ * an over-count, never an under-count. (Block nesting needs a wider indent per level: the body's size
+ * bounds it, and the parsed value's depth is checked after.)
+ */
+export function yamlFlowDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // "…" with backslash escapes
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+    } else if (c === 0x27) {
+      // '…' ('' is a quote within: two strings back to back, counted the same)
+      while (++i < text.length && text.charCodeAt(i) !== 0x27);
+    } else if (c === 0x23 && (i === 0 || /\s/.test(text.charAt(i - 1)))) {
+      while (++i < text.length && text.charCodeAt(i) !== 0x0a);
+    } else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if ((c === 0x5d || c === 0x7d) && depth > 0) depth--;
+  }
+  return deepest;
+}
+
 /** The depth of a parsed value's objects and lists, walked without recursion, stopping past `limit`. */
 export function valueDepth(value: unknown, limit: number): number {
   let deepest = 0;

@@ -87,6 +87,7 @@ export async function watchObjects(x: ObjectRequest, ns: string, opts: ListOptio
   };
   try {
     if (gone.aborted) return;
+    checkResourceVersion(params.get("resourceVersion") ?? "");
     const first = await list(false);
     x.res.writeHead(200, { "Content-Type": "application/json", "Transfer-Encoding": "chunked" });
     x.res.flushHeaders();
@@ -153,6 +154,19 @@ function stateVersion(state: ReadonlyMap<string, KubeObject>): string {
   for (const [key, o] of [...state].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
     h.update(`${key}@${String(o.metadata?.resourceVersion ?? "")}\n`);
   return h.digest("hex").slice(0, 16);
+}
+
+/**
+ * A watch's `resourceVersion`: none, `0`, or one this server can have given (a list's or a watch's
+ * state: 16 hex digits, stateVersion). Anything else is a malformed version, refused 400 as the
+ * apiserver refuses one before it watches; a well-formed one the server does not know is 410 (expired).
+ */
+function checkResourceVersion(from: string): void {
+  if (from === "" || from === "0" || /^[0-9a-f]{16}$/.test(from)) return;
+  throw new ApiError(
+    "BadRequest",
+    `resourceVersion ${JSON.stringify(from.slice(0, 64))} is not one this server gives (16 hexadecimal digits, or 0): watch from the resourceVersion of a list`,
+  );
 }
 
 function expired(from: string): ApiError {

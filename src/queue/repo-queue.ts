@@ -191,6 +191,30 @@ export class RepoQueues {
     await new Promise<void>((resolve) => this.idlers.push(resolve));
   }
 
+  /** Jobs running now. */
+  get runningJobs(): number {
+    return this.running;
+  }
+
+  /**
+   * Drops every job not started yet (a stop past its grace: the sweep of the next start does their
+   * work), each settled as failed with `error`. Returns how many there were.
+   */
+  dropWaiting(error: Error): number {
+    let dropped = 0;
+    for (const r of this.perRepo.values()) {
+      for (const entry of r.jobs.splice(0)) {
+        this.waiting.delete(`${entry.job.repo}\0${entry.job.key}`);
+        entry.settle({ repo: entry.job.repo, key: entry.job.key, ok: false, error, durationMs: 0 });
+        dropped++;
+      }
+      r.events = 0;
+    }
+    this.queued -= dropped;
+    if (this.size === 0) for (const idle of this.idlers.splice(0)) idle();
+    return dropped;
+  }
+
   /** Stops taking jobs and waits for the queued ones (graceful shutdown: nothing left half-done). */
   async close(): Promise<void> {
     this.closed = true;

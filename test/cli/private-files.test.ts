@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { seed, startForge } from "@porchlight/forge";
 import { afterEach, describe, expect, it } from "vitest";
 import { apiCommand } from "../../src/cli/api.js";
+import { serveCommand } from "../../src/cli/serve.js";
 import { servePorchApiOnForge } from "../../src/cli/serve-porch-api.js";
 import { captureIO } from "../util/cli-io.js";
 
@@ -66,6 +67,25 @@ describe("the command line's secrets on disk", () => {
       }
     } finally {
       await forge.stop();
+    }
+  });
+
+  it("serve in a data folder made beforehand 0755: repos/ (private repositories) is 0700, serve.json 0600", async () => {
+    const data = tmp();
+    chmodSync(data, 0o755);
+    mkdirSync(join(data, "repos"));
+    chmodSync(join(data, "repos"), 0o755);
+    writeFileSync(join(data, "serve.json"), "{}\n", { mode: 0o644 });
+    const io = captureIO({ env: { PORT: "0", LOG_LEVEL: "silent" } });
+    const running = serveCommand(["--data", data], io);
+    await until(() => io.out().includes("Try it:"));
+    try {
+      expect(modeOf(join(data, "repos"))).toBe(0o700);
+      expect(modeOf(join(data, "serve.json"))).toBe(0o600);
+      expect(modeOf(join(data, "forge.json"))).toBe(0o600);
+    } finally {
+      process.emit("SIGTERM");
+      expect(await running).toBe(0);
     }
   });
 });

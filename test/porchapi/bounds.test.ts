@@ -288,6 +288,39 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("Porch's API within its bounds", 
     }
   }, 60_000);
 
+  it("refuses a watch from a resourceVersion it cannot have given 400, an unknown one 410", async () => {
+    const watch = (rv: string) => `${REVISIONS}?watch=true&resourceVersion=${rv}`;
+    for (const rv of ["%zz", "abc", "12345", "0123456789abcdef0", "0123456789ABCDEF"]) {
+      const r = await w.request(watch(rv), { token: w.alice });
+      expect({ rv, status: r.status }).toEqual({ rv, status: 400 });
+      expect(status(r)).toMatchObject({ kind: "Status", reason: "BadRequest", code: 400 });
+      expect(status(r).message).toContain("is not one this server gives");
+    }
+    // well-formed and unknown: the stream opens and says so (410 Expired), as before
+    const unknown = open(watch("0123456789abcdef"), { token: w.alice });
+    expect((await unknown.head).statusCode).toBe(200);
+    const a = await unknown.answer;
+    expect(a.body).toContain('"code":410');
+  });
+
+  it("refuses an apply body nested past the limit 400, naming the limit, before the parser overflows", async () => {
+    for (const body of [
+      "[".repeat(100_000),
+      `metadata: {labels: ${"{a: ".repeat(101)}1${"}".repeat(101)}}`,
+    ]) {
+      const r = await w.request(`${REVISIONS}/blueprints.kept.v1?fieldManager=kubectl`, {
+        token: w.alice,
+        method: "PATCH",
+        headers: { "content-type": "application/apply-patch+yaml" },
+        body,
+      });
+      expect(r.status).toBe(400);
+      expect(status(r)).toMatchObject({ kind: "Status", reason: "BadRequest", code: 400 });
+      expect(status(r).message).toContain("more than 100 levels deep");
+      expect(status(r).message).not.toContain("call stack");
+    }
+  });
+
   it("keeps the folders of the most recently seen callers only", async () => {
     for (const token of [w.alice, w.bob, w.carol])
       expect((await w.request(REVISIONS, { token })).status).toBe(200);

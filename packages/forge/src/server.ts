@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -48,7 +48,7 @@ export class ForgeServer {
     const store = Store.inDir(options.dataDir, options.now);
     this.core = new ForgeCore(
       store,
-      new GitStore(join(dataDir, "repos")),
+      new GitStore(privateFolder(join(dataDir, "repos"))),
       new Webhooks(store, { timeoutMs: options.webhookTimeoutMs, changed: this.changed }),
       { web: "", api: "" },
       new RateLimiter(options.now),
@@ -295,4 +295,15 @@ function send(res: ServerResponse, reply: Reply): void {
     "content-length": String(Buffer.byteLength(text)),
   });
   res.end(text);
+}
+
+/**
+ * A folder of the data folder that holds private repositories: its owner's alone (0700), made so, and
+ * made so again where it was there with a looser mode (a folder made beforehand, an older forge's), so
+ * that whatever mode the data folder has, no other user reads a repository's objects.
+ */
+function privateFolder(dir: string): string {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+  return dir;
 }

@@ -96,10 +96,31 @@ export class BoundedWork {
     }
   }
 
-  /** Ends every worker thread; later requests fail. */
+  /**
+   * Ends every worker thread; later requests fail, and a request still running fails with
+   * WorkerStopped (a stop that abandoned its jobs). Each thread is first told to abort: it kills its
+   * functions' processes (their process groups), so none outlives the app, and ends; one that has not
+   * ended within ABORT_GRACE_MS is terminated.
+   */
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all(this.slots.map((s) => s.thread?.worker.terminate()));
+    await Promise.all(
+      this.slots.map(async (s) => {
+        const thread = s.thread;
+        if (!thread) return;
+        const exited = new Promise<void>((resolve) => thread.worker.once("exit", () => resolve()));
+        thread.worker.postMessage({ op: "abort" });
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          exited,
+          new Promise<void>((resolve) => {
+            timer = setTimeout(resolve, ABORT_GRACE_MS);
+          }),
+        ]);
+        clearTimeout(timer);
+        await thread.worker.terminate();
+      }),
+    );
     for (const s of this.slots) s.thread = undefined;
   }
 
