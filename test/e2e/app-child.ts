@@ -29,8 +29,8 @@ export async function stopApp(forge: Forge, app: AppProcess): Promise<void> {
   forge.setWebhookUrl(null);
   const exited = once(app.child, "exit");
   app.child.kill("SIGTERM");
-  const [code] = await exited;
-  expect(code, app.output()).toBe(0);
+  const [code, signal] = await exited;
+  expect(code, `${signal} ${app.output()}`).toBe(0);
 }
 
 /** A forge over HTTP for apps run as child processes (`startApp`), and what the tests do on it. */
