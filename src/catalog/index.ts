@@ -11,6 +11,7 @@ export {
   sameReference,
   skip,
   undeprecate,
+  withdrawRevision,
 } from "./edit.js";
 export { CatalogError, formatCatalogProblem } from "./errors.js";
 export {
