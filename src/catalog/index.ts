@@ -27,6 +27,7 @@ export {
 export { EMPTY_CATALOG, parseCatalog } from "./parse.js";
 export {
   deprecation,
+  highestRevision,
   listChannels,
   listPackages,
   listRevisions,
