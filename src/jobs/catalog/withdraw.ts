@@ -156,7 +156,7 @@ export function deprecateEdit(
 }
 
 /** Withdraws `revision`; one not recorded, or withdrawn (removed) already, is left as it is. */
-export function withdrawEdit(pkgName: string, revision: string): CatalogEditFn {
+function withdrawEdit(pkgName: string, revision: string): CatalogEditFn {
   return (state) => {
     if (!state.catalog) return { refused: state.problem ?? "the catalog cannot be read" };
     const pkg = state.catalog.packages.find((p) => p.name === pkgName);
