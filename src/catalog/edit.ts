@@ -1,6 +1,6 @@
 import { type Document, isMap, isScalar, isSeq, type YAMLSeq } from "yaml";
 import { CatalogError } from "./errors.js";
-import { findHead, findPackage, reachingHead, upgradePath } from "./graph.js";
+import { findHead, findPackage, reachingHead, upgradePath, upgradesFrom } from "./graph.js";
 import { parseCatalog } from "./parse.js";
 import {
   CATALOG_FILE,
@@ -138,13 +138,7 @@ export function removeRevision(
 ): CatalogEdit {
   const before = parseCatalog(text, file, { fillDefaultChannels: true }).catalog;
   const out = edit(text, file, (catalog, doc) => {
-    const { pkg, p } = requirePackage(catalog, pkgName);
-    const r = pkg.revisions.findIndex((x) => x.revision === revision);
-    if (r < 0) {
-      if (pkg.removed?.includes(revision))
-        throw new CatalogError(`${pkgName} ${revision} was removed from the catalog already`);
-      throw new CatalogError(`${pkgName} has no published revision ${revision}`);
-    }
+    const { pkg, p } = requireRecorded(catalog, pkgName, revision);
     for (const channel of pkg.channels) {
       if (findHead(channel)?.name !== revision) continue;
       if (channel.entries.length === 1)
@@ -157,35 +151,7 @@ export function removeRevision(
         `${pkgName} ${revision} is the head of channel ${channel.name}: removing it would break the upgrade path ${longest.join(" -> ")} (the channel would move back to ${previous ?? "nothing"}, and downstreams on ${revision} would have no upgrade). Publish a newer revision into ${channel.name} first (\`/rollback\` publishes an earlier revision's content as a new one), then remove ${revision}`,
       );
     }
-    for (let c = pkg.channels.length - 1; c >= 0; c--) {
-      const channel = pkg.channels[c] as (typeof pkg.channels)[number];
-      const base = ["packages", p, "channels", c];
-      const removed = channel.entries.find((e) => e.name === revision);
-      if (!removed) continue;
-      channel.entries.forEach((e, i) => {
-        if (e.replaces !== revision) return;
-        const path = [...base, "entries", i];
-        if (removed.replaces) doc.setIn([...path, "replaces"], removed.replaces);
-        else doc.deleteIn([...path, "replaces"]);
-        const skips = [...(e.skips ?? [])];
-        for (const jumped of [revision, ...(removed.skips ?? [])])
-          if (jumped !== e.name && !skips.includes(jumped)) skips.push(jumped);
-        doc.setIn([...path, "skips"], doc.createNode(skips));
-      });
-      const i = channel.entries.indexOf(removed);
-      if (channel.entries.length === 1) doc.deleteIn(base);
-      else doc.deleteIn([...base, "entries", i]);
-    }
-    const deprecations = pkg.deprecations ?? [];
-    for (let d = deprecations.length - 1; d >= 0; d--) {
-      const ref = (deprecations[d] as Deprecation).reference;
-      if (ref.schema === "olm.bundle" && ref.name === revision)
-        doc.deleteIn(["packages", p, "deprecations", d]);
-    }
-    if (deprecations.length > 0 && deprecations.every((d) => sameReference(d.reference, bundle(revision))))
-      doc.deleteIn(["packages", p, "deprecations"]);
-    doc.deleteIn(["packages", p, "revisions", r]);
-    appendTo(doc, ["packages", p, "removed"], revision);
+    takeOut(doc, pkg, p, revision);
   });
   const broken = brokenPath(before, out.catalog, pkgName);
   if (broken) {
@@ -194,6 +160,140 @@ export function removeRevision(
     );
   }
   return out;
+}
+
+/**
+ * Withdraws a revision that no longer exists (its tag deleted): as `removeRevision`, but nothing is
+ * refused, since the catalog cannot go on offering what git no longer holds. A channel it heads moves back
+ * to the newest surviving revision along its upgrade graph: of the entries the head upgraded from (what it
+ * replaced or skipped) that nothing else points at, the newest becomes the head and skips the others, and
+ * it also skips the older revisions the head skipped that the channel does not hold (removed ones, or
+ * another channel's), so every downstream that had an upgrade path keeps one. A channel it was the only
+ * entry of goes (the package's `defaultChannel` moving to its first channel left, or going with the last).
+ * Its number stays taken: it joins `removed`, which no publish and no sweep records again.
+ */
+export function withdrawRevision(
+  text: string,
+  pkgName: string,
+  revision: string,
+  file = CATALOG_FILE,
+): CatalogEdit {
+  return edit(text, file, (catalog, doc) => {
+    const { pkg, p } = requireRecorded(catalog, pkgName, revision);
+    const emptied: string[] = [];
+    pkg.channels.forEach((channel, c) => {
+      const head = findHead(channel);
+      if (head?.name !== revision) return;
+      if (channel.entries.length === 1) {
+        emptied.push(channel.name);
+        return;
+      }
+      moveHeadBack(doc, pkg, channel, ["packages", p, "channels", c, "entries"], head);
+    });
+    takeOut(doc, pkg, p, revision);
+    if (pkg.defaultChannel !== undefined && emptied.includes(pkg.defaultChannel)) {
+      const left = pkg.channels.find((c) => !emptied.includes(c.name));
+      if (left) doc.setIn(["packages", p, "defaultChannel"], left.name);
+      else doc.deleteIn(["packages", p, "defaultChannel"]);
+    }
+    if (pkg.channels.every((c) => emptied.includes(c.name))) doc.deleteIn(["packages", p, "channels"]);
+  });
+}
+
+/**
+ * The head `head` of `channel` is going: the newest of the entries only it pointed at becomes the head,
+ * and takes over the head's edges to the others (as skips), and to the older revisions outside the
+ * channel it skipped. Edits the entry at `entries` (the channel's path in the document); the head's own
+ * entry is taken out by the caller.
+ */
+function moveHeadBack(
+  doc: Document,
+  pkg: CatalogPackage,
+  channel: CatalogPackage["channels"][number],
+  entries: (string | number)[],
+  head: ChannelEntry,
+): void {
+  const names = new Set(channel.entries.map((e) => e.name));
+  const pointedAt = new Set(
+    channel.entries
+      .filter((e) => e !== head)
+      .flatMap((e) => [...(e.replaces ? [e.replaces] : []), ...(e.skips ?? [])]),
+  );
+  const orphans = channel.entries.filter((e) => e !== head && !pointedAt.has(e.name));
+  const next = orphans.reduce((a, b) => (revisionNumber(b.name) > revisionNumber(a.name) ? b : a));
+  const reached = new Set([next.name, ...upgradesFrom(pkg, next)]);
+  // A skip names a published or removed revision; one pruned from the catalog has no downstream to carry.
+  const known = new Set([...pkg.revisions.map((r) => r.revision), ...(pkg.removed ?? [])]);
+  const outside = upgradesFrom(pkg, head).filter(
+    (r) =>
+      !names.has(r) &&
+      known.has(r) &&
+      revisionNumber(r) < revisionNumber(next.name) &&
+      !skipRangeOnly(head, r),
+  );
+  const skips = [...(next.skips ?? [])];
+  for (const jumped of [...orphans.filter((e) => e !== next).map((e) => e.name), ...outside])
+    if (!reached.has(jumped) && !skips.includes(jumped)) skips.push(jumped);
+  if (skips.length > (next.skips?.length ?? 0))
+    doc.setIn([...entries, channel.entries.indexOf(next), "skips"], doc.createNode(skips));
+}
+
+/** Whether `head` upgrades from `r` only by its skipRange (no edge to carry: the range goes with it). */
+function skipRangeOnly(head: ChannelEntry, r: string): boolean {
+  return head.replaces !== r && !head.skips?.includes(r);
+}
+
+/**
+ * Takes `revision` out of package `p`: in each channel, the entries that replaced it replace what it
+ * replaced and skip it (and what it skipped); its entries, record and deprecation go, and it joins
+ * `removed`. A channel left with no entry goes too (the caller sees to its `defaultChannel`).
+ */
+function takeOut(doc: Document, pkg: CatalogPackage, p: number, revision: string): void {
+  const r = pkg.revisions.findIndex((x) => x.revision === revision);
+  for (let c = pkg.channels.length - 1; c >= 0; c--) {
+    const channel = pkg.channels[c] as (typeof pkg.channels)[number];
+    const base = ["packages", p, "channels", c];
+    const removed = channel.entries.find((e) => e.name === revision);
+    if (!removed) continue;
+    channel.entries.forEach((e, i) => {
+      if (e.replaces !== revision) return;
+      const path = [...base, "entries", i];
+      if (removed.replaces) doc.setIn([...path, "replaces"], removed.replaces);
+      else doc.deleteIn([...path, "replaces"]);
+      const skips = [...(e.skips ?? [])];
+      for (const jumped of [revision, ...(removed.skips ?? [])])
+        if (jumped !== e.name && !skips.includes(jumped)) skips.push(jumped);
+      doc.setIn([...path, "skips"], doc.createNode(skips));
+    });
+    const i = channel.entries.indexOf(removed);
+    if (channel.entries.length === 1) doc.deleteIn(base);
+    else doc.deleteIn([...base, "entries", i]);
+  }
+  const deprecations = pkg.deprecations ?? [];
+  for (let d = deprecations.length - 1; d >= 0; d--) {
+    const ref = (deprecations[d] as Deprecation).reference;
+    if (ref.schema === "olm.bundle" && ref.name === revision)
+      doc.deleteIn(["packages", p, "deprecations", d]);
+  }
+  if (deprecations.length > 0 && deprecations.every((d) => sameReference(d.reference, bundle(revision))))
+    doc.deleteIn(["packages", p, "deprecations"]);
+  doc.deleteIn(["packages", p, "revisions", r]);
+  appendTo(doc, ["packages", p, "removed"], revision);
+}
+
+/** The package, where `revision` is one of its published revisions; else why not. */
+function requireRecorded(
+  catalog: Catalog,
+  pkgName: string,
+  revision: string,
+): { pkg: CatalogPackage; p: number } {
+  const found = requirePackage(catalog, pkgName);
+  if (!found.pkg.revisions.some((x) => x.revision === revision)) {
+    if (found.pkg.removed?.includes(revision))
+      throw new CatalogError(`${pkgName} ${revision} was removed from the catalog already`);
+    throw new CatalogError(`${pkgName} has no published revision ${revision}`);
+  }
+  return found;
 }
 
 /**

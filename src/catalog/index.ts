@@ -11,6 +11,7 @@ export {
   sameReference,
   skip,
   undeprecate,
+  withdrawRevision,
 } from "./edit.js";
 export { CatalogError, formatCatalogProblem } from "./errors.js";
 export {
@@ -26,6 +27,7 @@ export {
 export { EMPTY_CATALOG, parseCatalog } from "./parse.js";
 export {
   deprecation,
+  highestRevision,
   listChannels,
   listPackages,
   listRevisions,

@@ -1,6 +1,6 @@
 import { sameReference } from "./edit.js";
 import { findHead, findPackage, skippedIn } from "./graph.js";
-import type { Catalog, CatalogPackage, DeprecationReference } from "./schema.js";
+import { type Catalog, type CatalogPackage, type DeprecationReference, revisionNumber } from "./schema.js";
 
 export interface PackageSummary {
   name: string;
@@ -46,6 +46,18 @@ export function listPackages(catalog: Catalog): PackageSummary[] {
     ...deprecation(p, { schema: "olm.package" }),
     removed: p.removed ?? [],
   }));
+}
+
+/**
+ * The highest revision number the catalog remembers for `pkg`: recorded, or removed (a revision taken out,
+ * or deleted: its tag gone). A publish numbers on after it, so no number names two commits. 0 for none.
+ */
+export function highestRevision(catalog: Catalog | undefined, pkgName: string): number {
+  const pkg = catalog && findPackage(catalog, pkgName);
+  const numbers = [...(pkg?.revisions.map((r) => r.revision) ?? []), ...(pkg?.removed ?? [])].map(
+    revisionNumber,
+  );
+  return Math.max(0, ...numbers);
 }
 
 export function listRevisions(catalog: Catalog, pkgName: string): RevisionSummary[] | undefined {

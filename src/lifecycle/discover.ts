@@ -257,9 +257,14 @@ export function byPackageThenRevision(a: PackageRevision, b: PackageRevision): n
   return a.workspace < b.workspace ? -1 : a.workspace > b.workspace ? 1 : 0;
 }
 
-/** The revision number the next publish of `pkg` takes: one more than its highest tag, or 1. */
-export function nextRevision(pkg: string, refs: readonly RefInfo[]): number {
-  let highest = 0;
+/**
+ * The revision number the next publish of `pkg` takes: one more than its highest tag, or than `reserved`
+ * (the highest number the catalog remembers: a revision deleted since, whose tag is gone), or 1. Porch
+ * numbers on from the highest published revision left, so it gives a deleted revision's number again;
+ * porchlight does not, as long as the catalog or a downstream's lock may still name it (docs/porch.md).
+ */
+export function nextRevision(pkg: string, refs: readonly RefInfo[], reserved: number): number {
+  let highest = reserved;
   for (const tag of indexRefs(refs).tags.keys()) {
     const parsedTag = parseRevisionTag(tag);
     if (parsedTag.ok && parsedTag.value.package === pkg)

@@ -1,3 +1,4 @@
+import { withdrawFromCatalog } from "../jobs/catalog/withdraw.js";
 import { markDeleted, unmarkDeleted } from "../jobs/publish/deleted-mark.js";
 import type { PackageRevision } from "../lifecycle/index.js";
 import { formatDeletionBranch } from "../lifecycle/revision-deletion.js";
@@ -88,6 +89,14 @@ async function deletePorchProposed(
       `another request ${deleted === "gone" ? "deleted" : "moved"} ${rev.ref} in ${repo.full} at the same moment`,
     );
   }
+  // the catalog stops offering it, as the bot's deletion does (a channel it headed moves back); the bot's
+  // sweep re-plans its followers, the command line having no queue
+  await withdrawFromCatalog(repo.conn.port, {
+    package: repo.packageDir(rev.package),
+    revision: `v${rev.revision}`,
+    reason: `deleted with porchlight rpkg del of ${nameOf(repo, rev)}`,
+    author: await repo.author(),
+  });
   const proposal = formatDeletionBranch({ package: repo.packageDir(rev.package), workspace: rev.workspace });
   const at = state.refs.find((r) => r.ref === `refs/heads/${proposal}`);
   if (at) await repo.conn.port.deleteRefIf(at.ref, at.sha);

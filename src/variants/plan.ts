@@ -204,7 +204,7 @@ function planVariant(variant: PackageVariant, input: FanoutInput): FanoutAction 
           followed.upstream,
           input.upstream[followed.upstream.repo]?.[followed.upstream.package],
         );
-  if (!resolved.ok) return skipVariant(view, resolved.reason);
+  if (!resolved.ok) return withdrawn(view, input, resolved.reason) ?? skipVariant(view, resolved.reason);
   const pr = view.state.pullRequest;
   const t: Targeted = {
     ...view,
@@ -238,7 +238,29 @@ function viewOf(variant: PackageVariant, input: FanoutInput): VariantView {
   };
 }
 
-function skipVariant(view: VariantView, reason: string): FanoutAction {
+/**
+ * A variant with nothing to move to whose open pull request proposes a revision the upstream no longer
+ * publishes (deleted: its tag gone, and the channel it headed left empty, or the revision the variant pins):
+ * skipped, and the pull request closed saying why, since approving it would deploy a revision that is no
+ * more. Undefined when the pull request proposes a revision still published (a person may still want it),
+ * or when the upstream could not be read (nothing is known to be gone).
+ */
+function withdrawn(view: VariantView, input: FanoutInput, reason: string): FanoutAction | undefined {
+  const pr = view.state.pullRequest;
+  if (view.followed.kind !== "git" || pr?.kind !== "update" || pr.targetRevision === undefined)
+    return undefined;
+  const { repo, package: pkg } = view.followed.upstream;
+  const state = input.upstream[repo]?.[pkg];
+  if (!state || state.revisions.some((r) => r.revision === pr.targetRevision)) return undefined;
+  const gone = `${pkg} ${pr.targetRevision}, which #${pr.number} proposes, is no longer published in ${repo} (deleted)`;
+  return {
+    ...skipVariant(view, `${gone}; ${reason}`),
+    pullRequest: pr.number,
+    close: [{ number: pr.number, reason: `${gone}, and there is no revision to move it to: ${reason}` }],
+  };
+}
+
+function skipVariant(view: VariantView, reason: string): Extract<FanoutAction, { kind: "skip" }> {
   const { name, downstream, deployed } = view;
   return {
     kind: "skip",

@@ -11,6 +11,7 @@ import {
   removeRevision,
   skip,
   upgradePath,
+  withdrawRevision,
 } from "../../src/catalog/index.js";
 import { codeBlock } from "../util/codeblock.js";
 
@@ -142,6 +143,70 @@ describe("catalog edits", () => {
     );
     const once = removeRevision(text, "basens", "v1").text;
     expect(() => removeRevision(once, "basens", "v1")).toThrow(/v1 was removed from the catalog already/);
+  });
+
+  it("withdraws a deleted head: the channel moves back along its graph, and the number stays taken", () => {
+    let text = catalogWith(
+      ["v1", ["stable", "beta"]],
+      ["v2", ["stable", "beta"]],
+      ["v3", ["stable", "beta"]],
+    );
+    text = skip(text, "basens", "v2").text.replace("defaultChannel: stable", "defaultChannel: beta");
+    text = promote(text, "basens", "v3", "solo").text;
+    text = withdrawRevision(text, "basens", "v3").text;
+    const { catalog } = parseCatalog(text);
+    // stable was v1 <- v2, v1 <- v3 skipping v2: v2, the newest entry v3 pointed at, heads it again
+    expect(channelHead(catalog, "basens", "stable")).toBe("v2");
+    expect(channelHead(catalog, "basens", "beta")).toBe("v2");
+    expect(catalog.packages[0]?.channels.map((c) => c.name)).toEqual(["stable", "beta"]);
+    expect(catalog.packages[0]?.revisions.map((r) => r.revision)).toEqual(["v1", "v2"]);
+    expect(catalog.packages[0]?.removed).toEqual(["v3"]);
+    expect(text).not.toMatch(/name: v3|revision: v3/);
+    expect(upgradePath(catalog, "basens", "v1", "stable")).toEqual({ ok: true, path: ["v1", "v2"] });
+    expect(() => publish(text, "v3", ["stable"])).toThrow(/v3 was removed from the catalog/);
+    expect(channelHead(parseCatalog(publish(text, "v4", ["stable"])).catalog, "basens", "stable")).toBe("v4");
+    expect(() => withdrawRevision(text, "basens", "v3")).toThrow(/v3 was removed from the catalog already/);
+  });
+
+  it("withdraws a head that skipped entries: the newest left heads and skips the rest", () => {
+    const text = codeBlock`
+      schema: porchlight.catalog/v1
+      packages:
+        - name: basens
+          defaultChannel: stable
+          revisions:
+            - {revision: v1, commit: ${SHA}, time: "2024-05-01T10:00:00Z"}
+            - {revision: v2, commit: ${SHA}, time: "2024-05-01T10:00:00Z"}
+            - {revision: v3, commit: ${SHA}, time: "2024-05-01T10:00:00Z"}
+            - {revision: v4, commit: ${SHA}, time: "2024-05-01T10:00:00Z"}
+          channels:
+            - name: stable
+              entries:
+                - name: v1
+                - name: v2
+                - name: v4
+                  replaces: v1
+                  skips: [v2, v3]
+    `;
+    const { catalog } = parseCatalog(withdrawRevision(text, "basens", "v4").text);
+    expect(catalog.packages[0]?.channels[0]?.entries).toEqual([
+      { name: "v1" },
+      { name: "v2", skips: ["v1"] },
+    ]);
+    // v3, outside the channel, is newer than v2: no edge leads back from it
+    expect(upgradePath(catalog, "basens", "v1", "stable")).toEqual({ ok: true, path: ["v1", "v2"] });
+  });
+
+  it("withdraws the only entry of a channel: the channel goes, and the default moves to one left", () => {
+    let text = catalogWith(["v1", ["beta"]], ["v2", ["stable", "beta"]]);
+    text = withdrawRevision(text, "basens", "v2").text;
+    const pkg = parseCatalog(text).catalog.packages[0];
+    expect(pkg?.channels.map((c) => c.name)).toEqual(["beta"]);
+    expect(pkg?.defaultChannel).toBe("beta");
+    expect(channelHead(parseCatalog(text).catalog, "basens", "beta")).toBe("v1");
+    const last = parseCatalog(withdrawRevision(text, "basens", "v1").text).catalog.packages[0];
+    expect(last).toMatchObject({ channels: [], revisions: [], removed: ["v2", "v1"] });
+    expect(last?.defaultChannel).toBeUndefined();
   });
 
   it("never records a removed revision again, and numbers on after it", () => {

@@ -11,6 +11,7 @@ import {
   skip,
   skippedIn,
   upgradePath,
+  withdrawRevision,
 } from "../../src/catalog/index.js";
 import { testSize } from "../util/test-size.js";
 
@@ -21,7 +22,9 @@ type Op =
   | { op: "add"; channels: string[] }
   | { op: "promote"; pick: number; channel: string }
   | { op: "skip"; pick: number }
-  | { op: "remove"; pick: number };
+  | { op: "remove"; pick: number }
+  /** A revision deleted (its tag gone): heads included, never refused. */
+  | { op: "withdraw"; pick: number };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ op: fc.constant("add" as const), channels: fc.subarray(CHANNELS) }) },
@@ -35,6 +38,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("skip" as const), pick: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("remove" as const), pick: fc.nat() }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant("withdraw" as const), pick: fc.nat() }) },
 );
 
 function apply(text: string, op: Op, next: number): string {
@@ -56,6 +60,8 @@ function apply(text: string, op: Op, next: number): string {
       return skip(text, "p", pick(op.pick)).text;
     case "remove":
       return removeRevision(text, "p", pick(op.pick)).text;
+    case "withdraw":
+      return withdrawRevision(text, "p", pick(op.pick)).text;
   }
 }
 
@@ -82,6 +88,8 @@ function shouldSucceed(text: string, op: Op): boolean {
     }
     case "remove":
       return picked !== undefined && !(listChannels(catalog, "p") ?? []).some((c) => c.head === picked);
+    case "withdraw":
+      return picked !== undefined;
   }
 }
 
@@ -95,6 +103,20 @@ function checkSequence(ops: Op[]): void {
     try {
       text = apply(text, op, next);
       if (op.op === "add") next++;
+      // A channel moved back by a withdrawal owes nothing to revisions at or past its new head (no edge
+      // leads back down, and none should); one it emptied is gone, and a channel of that name is new.
+      if (op.op === "withdraw") {
+        const heads = new Map(
+          (listChannels(parseCatalog(text).catalog, "p") ?? []).map((c) => [c.name, c.head]),
+        );
+        for (const [name, seen] of everIn) {
+          const head = heads.get(name);
+          if (!head) everIn.delete(name);
+          else
+            for (const r of seen)
+              if (Number(r.slice(1)) >= Number(head.slice(1)) && r !== head) seen.delete(r);
+        }
+      }
       for (const c of parseCatalog(text).catalog.packages[0]?.channels ?? []) {
         const seen = everIn.get(c.name) ?? new Set<string>();
         for (const e of c.entries) seen.add(e.name);

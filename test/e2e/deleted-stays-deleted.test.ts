@@ -41,13 +41,18 @@ describe("a deleted revision stays deleted (forge over HTTP and git, the app's s
   };
   /**
    * Three sweeps, a restart (the new app's first sweep), then two more: each writes nothing at all. With
-   * `catchUp`, the first may write the dashboard: a deletion no event told the app of (Porch's own
-   * proposal has no pull request, and GitHub sends no event the app takes for a deleted tag).
+   * `catchUp`, the first may write the dashboard and close the downstream's proposal of the deleted
+   * revision (the catalog withdrew it, so the channel is back at the revision the downstream is on): a
+   * deletion no event told the app of (Porch's own proposal has no pull request, and GitHub sends no event
+   * the app takes for a deleted tag).
    */
   const sweepsAndRestartWriteNothing = async ({ catchUp = false } = {}) => {
     if (catchUp)
       for (const write of await sweepWrites(w))
-        expect(write).toBe("PATCH /repos/{owner}/{repo}/issues/{issue_number}");
+        expect([
+          "PATCH /repos/{owner}/{repo}/issues/{issue_number}",
+          "PATCH /repos/{owner}/{repo}/pulls/{pull_number}",
+        ]).toContain(write);
     for (let i = 0; i < 3; i++) expect(await sweepWrites(w)).toEqual([]);
     await w.restart();
     await w.settle();
@@ -176,6 +181,8 @@ describe("a deleted revision stays deleted (forge over HTTP and git, the app's s
 
     await sweepsAndRestartWriteNothing({ catchUp: true });
     expect(await tags()).toEqual(left);
+    // the downstream, on v1, is offered nothing: the deleted revision's proposal is closed
+    expect(await downstreamPulls()).toEqual([]);
   });
 
   it("a deleted draft and a deleted proposal do not come back", async () => {

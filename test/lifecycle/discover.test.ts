@@ -280,11 +280,15 @@ describe("nextRevision", () => {
     { pkg: "app", refs: ["refs/tags/app/sub/v9", "refs/tags/other/v5"], expected: 1 },
     { pkg: "app/sub", refs: ["refs/tags/app/sub/v9", "refs/tags/app/v5"], expected: 10 },
     { pkg: "app", refs: ["refs/heads/app/v7", "refs/tags/app/v2^{}", "refs/tags/app/v2"], expected: 3 },
-  ])("$pkg after $refs is v$expected", ({ pkg, refs, expected }) => {
+    // v3 deleted (its tag gone), the catalog remembering it: its number is not given again
+    { pkg: "app", refs: ["refs/tags/app/v1", "refs/tags/app/v2"], reserved: 3, expected: 4 },
+    { pkg: "app", refs: ["refs/tags/app/v5"], reserved: 3, expected: 6 },
+  ])("$pkg after $refs is v$expected", ({ pkg, refs, reserved, expected }) => {
     expect(
       nextRevision(
         pkg,
         refs.map((ref) => ({ ref, sha: "x" })),
+        reserved ?? 0,
       ),
     ).toBe(expected);
   });

@@ -5,6 +5,7 @@ import {
   CatalogError,
   EMPTY_CATALOG,
   formatCatalogProblem,
+  highestRevision,
   parseCatalog,
 } from "../../catalog/index.js";
 import type { RepoFiles } from "../../github/port.js";
@@ -31,6 +32,19 @@ export async function readCatalog(port: RepoFiles, refs?: readonly RefInfo[]): P
     ? ((await port.readTree(head)).tree.get(CATALOG_FILE)?.toString("utf8") ?? EMPTY_CATALOG)
     : EMPTY_CATALOG;
   return catalogState(text, head);
+}
+
+/**
+ * The highest revision number of `pkg` the repository's catalog remembers (catalog/queries.ts
+ * `highestRevision`): what `nextRevision` numbers on after, beside the tags. A catalog that cannot be read
+ * reserves nothing: the tags alone decide, as before the catalog existed.
+ */
+export async function reservedRevision(
+  port: RepoFiles,
+  refs: readonly RefInfo[],
+  pkg: string,
+): Promise<number> {
+  return highestRevision((await readCatalog(port, refs)).catalog, pkg);
 }
 
 /**

@@ -1,10 +1,10 @@
-import { addRevision, CatalogError, revisionNumber, undeprecate } from "../../catalog/index.js";
+import { addRevision, type Catalog, CatalogError, revisionNumber, undeprecate } from "../../catalog/index.js";
 import type { CommitAuthor, RepoPort } from "../../github/port.js";
-import { indexRefs } from "../../lifecycle/refs.js";
-import { parseRevisionTag } from "../../lifecycle/revision-tag.js";
+import { indexRefs, type RefInfo } from "../../lifecycle/refs.js";
+import { formatRevisionTag, parseRevisionTag } from "../../lifecycle/revision-tag.js";
 import { publishChannels } from "./channels.js";
 import { readCatalog } from "./read.js";
-import { DELETED_PREFIX } from "./withdraw.js";
+import { DELETED_PREFIX, withdrawFromCatalog } from "./withdraw.js";
 import { type CatalogWrite, writeCatalog } from "./write.js";
 
 export interface RecordPublishInput {
@@ -57,16 +57,44 @@ export async function recordPublished(port: RepoPort, input: RecordPublishInput)
 }
 
 /**
- * The sweep's catch-up: every revision tag newer than what the catalog holds for its package (a publish
- * whose catalog write was lost to a crash) is recorded, oldest first. Returns what it recorded.
+ * The sweep's catch-up, both ways: every revision the catalog records whose tag is gone (deleted by other
+ * hands: `git push --delete`, Porch's own delete) is withdrawn, a channel it headed moving back; then every
+ * revision tag newer than what the catalog holds for its package (a publish whose catalog write was lost to
+ * a crash) is recorded, oldest first. Returns the tags recorded and withdrawn.
  */
-export async function recordMissingRevisions(
+export async function syncCatalogWithTags(
   port: RepoPort,
   input: Omit<RecordPublishInput, "package" | "revision" | "commit">,
-): Promise<string[]> {
+): Promise<{ recorded: string[]; withdrawn: string[] }> {
   const refs = await port.listRefs();
   const catalog = (await readCatalog(port, refs)).catalog;
-  if (!catalog) return [];
+  if (!catalog) return { recorded: [], withdrawn: [] };
+  // The catalog is read at the head these refs name, and a publish tags before it records: a revision it
+  // holds whose tag these same refs lack was deleted, not published after the listing.
+  const { tags: tagged } = indexRefs(refs);
+  const withdrawn: string[] = [];
+  for (const pkg of catalog.packages)
+    for (const { revision } of pkg.revisions) {
+      const tag = formatRevisionTag({ package: pkg.name, revision: revisionNumber(revision) });
+      if (tagged.has(tag)) continue;
+      const out = await withdrawFromCatalog(port, {
+        package: pkg.name,
+        revision,
+        reason: "its tag is gone",
+        author: input.author,
+      });
+      if (out.kind === "committed") withdrawn.push(tag);
+    }
+  return { recorded: await recordMissing(port, refs, catalog, input), withdrawn };
+}
+
+/** Records, oldest first, the revision tags newer than what `catalog` holds for their package. */
+async function recordMissing(
+  port: RepoPort,
+  refs: readonly RefInfo[],
+  catalog: Catalog,
+  input: Omit<RecordPublishInput, "package" | "revision" | "commit">,
+): Promise<string[]> {
   const known = (pkg: string) => {
     const p = catalog.packages.find((x) => x.name === pkg);
     return [...(p?.revisions.map((r) => r.revision) ?? []), ...(p?.removed ?? [])];

@@ -5,6 +5,7 @@ import {
   removeRevision,
   sameReference,
   skip,
+  withdrawRevision,
 } from "../../catalog/index.js";
 import type { CommitAuthor, RepoPort } from "../../github/port.js";
 import type { CatalogState } from "./read.js";
@@ -47,6 +48,23 @@ export function removeFromCatalog(
     author: input.author,
     message: `catalog: remove ${input.package} ${input.revision}`,
     edit: removeEdit(input.package, input.revision),
+  });
+}
+
+/**
+ * Takes a deleted revision (its tag gone) out of the catalog, a channel head too: the channel moves back to
+ * the newest surviving revision along its upgrade graph (catalog/edit.ts `withdrawRevision`), so fan-out
+ * re-plans its followers onto it, and the revision joins `removed`, which keeps its number from being
+ * published again. A package or revision the catalog never recorded, or withdrew already, changes nothing.
+ */
+export function withdrawFromCatalog(
+  port: RepoPort,
+  input: { package: string; revision: string; reason: string; author: CommitAuthor },
+): Promise<CatalogWrite> {
+  return writeCatalog(port, {
+    author: input.author,
+    message: `catalog: withdraw ${input.package} ${input.revision} (${input.reason})`,
+    edit: withdrawEdit(input.package, input.revision),
   });
 }
 
@@ -134,5 +152,15 @@ export function deprecateEdit(
     const same = pkg?.deprecations?.find((d) => sameReference(d.reference, reference));
     if (same?.message === message) return { text: state.text };
     return guarded(() => deprecate(state.text, pkgName, reference, message).text);
+  };
+}
+
+/** Withdraws `revision`; one not recorded, or withdrawn (removed) already, is left as it is. */
+function withdrawEdit(pkgName: string, revision: string): CatalogEditFn {
+  return (state) => {
+    if (!state.catalog) return { refused: state.problem ?? "the catalog cannot be read" };
+    const pkg = state.catalog.packages.find((p) => p.name === pkgName);
+    if (!pkg?.revisions.some((r) => r.revision === revision)) return { text: state.text };
+    return guarded(() => withdrawRevision(state.text, pkgName, revision).text);
   };
 }

@@ -1,3 +1,4 @@
+import { highestRevision } from "../../catalog/index.js";
 import type { CheckRunState, FileEntry, PullRequest } from "../../github/port.js";
 import type { FileTree } from "../../kpt/tree.js";
 import { nextRevision } from "../../lifecycle/discover.js";
@@ -8,6 +9,7 @@ import { formatSummary, SUMMARY_MARKER } from "../../lifecycle/summary/format.js
 import { summaryNeedsUpdate } from "../../lifecycle/summary/parse.js";
 import type { PackageChangeSummary } from "../../lifecycle/summary/types.js";
 import { renderPlan } from "../adopted-trust.js";
+import { type CatalogState, readCatalog } from "../catalog/read.js";
 import { changeScope, completedIn, reportCheck } from "../check-report.js";
 import { CHECK, fromFork, type JobContext, jobLimits } from "../context.js";
 import {
@@ -219,6 +221,12 @@ async function checkPackages(
 ): Promise<PackageChecks> {
   const limits = jobLimits(ctx);
   const used: JobUsage = { ...NO_USAGE };
+  // The numbers the catalog remembers (deleted revisions' among them): read once, only where a summary needs one.
+  let catalog: Promise<CatalogState> | undefined;
+  const reserved = async (pkg: string) => {
+    catalog ??= readCatalog(ctx.port, trees.refs);
+    return highestRevision((await catalog).catalog, pkg);
+  };
   const checks: PackageChecks = { renders: [], guards: [], summaries: [], overLimit: [] };
   const overLimit = (pkg: string, exceeded: LimitExceeded): void => {
     const message = limitMessage(pkg, exceeded, limits);
@@ -262,7 +270,7 @@ async function checkPackages(
         head: checked.tree,
         ...(base?.blobs ? { baseBlobs: base.blobs } : {}),
         ...(checked.blobs ? { headBlobs: checked.blobs } : {}),
-        revision: nextRevision(p.path, trees.refs),
+        revision: nextRevision(p.path, trees.refs, await reserved(p.path)),
         deletion: p.deletion,
       }),
     );

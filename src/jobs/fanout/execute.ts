@@ -23,7 +23,7 @@ import { deprecationNote } from "./deprecation-note.js";
 import { EDITED_LABEL, parseTakeover, withEditedLine, withTakeover } from "./edited.js";
 import { gitUpstream } from "./git-upstream.js";
 import type { FanoutReport } from "./index.js";
-import { closePullRequests, upsertPullRequest } from "./open-pr.js";
+import { closeExplained, closePullRequests, upsertPullRequest } from "./open-pr.js";
 import { type BranchPush, pushVariantBranch } from "./push.js";
 import type { FanoutState } from "./read-state.js";
 import { withRetarget } from "./retarget.js";
@@ -64,6 +64,8 @@ export async function execute(
     case "nothing":
       return tendPullRequest(ctx, state, action, report, rollout);
     case "skip":
+      // a pull request of a revision deleted since, with nothing to move it to: closed, saying why
+      await closeExplained(snapOf(state, action.downstream?.repo ?? ""), action.close);
       return action;
   }
 }

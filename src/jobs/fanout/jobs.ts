@@ -5,7 +5,7 @@ import type { InstallationPort, InstallationRepository, RepoFiles } from "../../
 import { readKptfileFields } from "../../kpt/kptfile.js";
 import { indexRefs } from "../../lifecycle/refs.js";
 import { readKptfileFacts, VARIANTS_DIR } from "../../variants/index.js";
-import { recordMissingRevisions, recordPublished } from "../catalog/record-publish.js";
+import { recordPublished, syncCatalogWithTags } from "../catalog/record-publish.js";
 import { type JobContext, repoName } from "../context.js";
 import { type MirrorAccess, mirrorRevision, scopedAccess, sweepMirror } from "../mirror/index.js";
 import type { PublishedEvent } from "../outbox.js";
@@ -123,20 +123,25 @@ async function refreshManagement(ctx: JobContext, event: PublishedEvent): Promis
 
 /**
  * The sweep's part of fan-out and catalog for one repository: revisions tagged but missing from the
- * catalog recorded, and, when the repository has variant files, its fan-out reconciled.
+ * catalog recorded, those whose tag is gone withdrawn, and, when the repository has variant files, its
+ * fan-out reconciled (the followers of a withdrawn revision re-planned).
  */
 export async function sweepFanout(
   ctx: JobContext,
   installation: InstallationPort,
-): Promise<{ recorded: string[]; fanout?: FanoutReport }> {
-  const recorded = await recordMissingRevisions(ctx.port, {
+): Promise<{ recorded: string[]; withdrawn: string[]; fanout?: FanoutReport }> {
+  const { recorded, withdrawn } = await syncCatalogWithTags(ctx.port, {
     defaultChannel: ctx.config.channels.default,
     author: ctx.bot.author,
     now: ctx.now?.() ?? new Date(),
   });
   await mirrorOrLog(ctx, () => sweepMirror(ctx, ctx.mirror as MirrorAccess));
-  if (!(await hasVariantFiles(ctx.port, ctx.baseBranch))) return { recorded };
-  return { recorded, fanout: await reconcileFanout(fanoutContextOf(ctx, installation), repoName(ctx)) };
+  if (!(await hasVariantFiles(ctx.port, ctx.baseBranch))) return { recorded, withdrawn };
+  return {
+    recorded,
+    withdrawn,
+    fanout: await reconcileFanout(fanoutContextOf(ctx, installation), repoName(ctx)),
+  };
 }
 
 /**

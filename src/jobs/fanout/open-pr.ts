@@ -53,6 +53,29 @@ export async function upsertPullRequest(
   return { number: pr.number, action };
 }
 
+/** The marker of the comment that says why fan-out closed a pull request. */
+const CLOSED_MARKER = "<!-- porchlight:fanout-closed -->";
+
+/**
+ * Closes pull requests a person would otherwise wait on (a proposal of a revision deleted since), each
+ * with a comment saying why — the comment first, found again by its marker, so a run after a crash
+ * between the two writes it once.
+ */
+export async function closeExplained(
+  snap: RepoSnapshot | undefined,
+  close: readonly { number: number; reason: string }[] | undefined,
+): Promise<void> {
+  if (!snap) return;
+  for (const c of close ?? []) {
+    await snap.port.ensureComment(
+      c.number,
+      CLOSED_MARKER,
+      `${CLOSED_MARKER}\nClosed by fan-out: ${c.reason}.`,
+    );
+    await snap.port.updatePull(c.number, { state: "closed" });
+  }
+}
+
 /** Closes the pull requests the plan says are stale (one PATCH each). */
 export async function closePullRequests(
   snap: RepoSnapshot,

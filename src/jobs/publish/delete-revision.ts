@@ -2,7 +2,7 @@ import type { PullRequest } from "../../github/port.js";
 import { indexRefs, type RefInfo } from "../../lifecycle/refs.js";
 import { parseDeletionProposal, type RevisionDeletion } from "../../lifecycle/revision-deletion.js";
 import { formatRevisionTag } from "../../lifecycle/revision-tag.js";
-import { removeFromCatalog } from "../catalog/withdraw.js";
+import { withdrawFromCatalog } from "../catalog/withdraw.js";
 import type { JobContext } from "../context.js";
 import { markDeleted, unmarkDeleted } from "./deleted-mark.js";
 import type { FinishedPublish } from "./finish.js";
@@ -42,17 +42,18 @@ async function finishRevisionDeletion(
   deletion: RevisionDeletion,
 ): Promise<FinishedPublish> {
   const tag = formatRevisionTag(deletion);
-  // The catalog stops offering it (a channel's head, or a revision others upgrade through, stays, said
-  // in the log: `porchlight catalog` edits it by hand). Before the pull request closes, so a crash here
-  // is finished by the next approval or the sweep.
-  const catalog = await removeFromCatalog(ctx.port, {
+  // The catalog stops offering it: a channel it headed moves back to the newest revision left, and its
+  // number stays taken. Before the pull request closes, so a crash here is finished by the next approval
+  // or the sweep.
+  const catalog = await withdrawFromCatalog(ctx.port, {
     package: deletion.package,
     revision: `v${deletion.revision}`,
+    reason: `deleted by #${pr.number}`,
     author: ctx.bot.author,
   });
   if (catalog.kind === "refused")
     ctx.log.warn({ pr: pr.number, tag, why: catalog.message }, "deleted revision left in the catalog");
-  // The repository's fan-out and dashboard learn it now, not at the next sweep (no event says a tag went).
+  // Its followers are re-planned now (the channel moved back), not at the next sweep: no event says a tag went.
   ctx.outbox.add({ task: "fanout-wanted", target: { kind: "here" }, reason: `revision ${tag} deleted` });
   if (pr.state === "open") await ctx.port.updatePull(pr.number, { state: "closed" });
   await ctx.port.deleteBranch(pr.headRef);

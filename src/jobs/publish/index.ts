@@ -10,6 +10,7 @@ import { decidePublish, type PublishTrigger } from "../../lifecycle/publish.js";
 import { indexRefs } from "../../lifecycle/refs.js";
 import { parseDeletionProposal, type RevisionDeletion } from "../../lifecycle/revision-deletion.js";
 import { formatRevisionTag } from "../../lifecycle/revision-tag.js";
+import { reservedRevision } from "../catalog/read.js";
 import { fromFork, type JobContext } from "../context.js";
 import { carryOutRevisionDeletion } from "./delete-revision.js";
 import { type FinishedPublish, finishPublish } from "./finish.js";
@@ -74,7 +75,7 @@ export async function publishProposal(
     checkRuns: facts.checkRuns,
     requiredApprovals: ctx.config.requiredApprovals,
     mergeMethod: ctx.config.mergeMethod,
-    nextRevision: nextRevision(pkg, facts.refs),
+    nextRevision: nextRevision(pkg, facts.refs, await reservedRevision(ctx.port, facts.refs, pkg)),
   });
   if (decision.kind === "refuse") return refused(decision.message);
   if (decision.kind === "delete-revision") return refused(`#${pr.number} deletes no revision.`);

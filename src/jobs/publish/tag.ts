@@ -2,6 +2,7 @@ import type { RepoFiles, RepoPushes } from "../../github/port.js";
 import { nextRevision } from "../../lifecycle/discover.js";
 import { indexRefs, type RefInfo } from "../../lifecycle/refs.js";
 import { formatRevisionTag, parseRevisionTag } from "../../lifecycle/revision-tag.js";
+import { reservedRevision } from "../catalog/read.js";
 
 export interface RevisionTag {
   tag: string;
@@ -27,10 +28,12 @@ export async function ensureRevisionTag(
   refs: readonly RefInfo[],
 ): Promise<RevisionTag> {
   let known = refs;
+  // A number the catalog remembers (a revision deleted since) is never given to another commit.
+  const reserved = await reservedRevision(port, refs, pkg);
   for (let attempt = 0; attempt < TAG_ATTEMPTS; attempt++) {
     const existing = tagOf(pkg, commit, known);
     if (existing) return { ...existing, created: false };
-    const revision = nextRevision(pkg, known);
+    const revision = nextRevision(pkg, known, reserved);
     const tag = formatRevisionTag({ package: pkg, revision });
     if ((await port.createTag(tag, commit)) === "created") return { tag, revision, created: true };
     known = await port.listRefs();

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseCatalog } from "../../../src/catalog/index.js";
 import { connectRepo } from "../../../src/github/connect.js";
-import { recordMissingRevisions } from "../../../src/jobs/catalog/record-publish.js";
+import { syncCatalogWithTags } from "../../../src/jobs/catalog/record-publish.js";
 import { useRpkgWorld } from "./world.js";
 
 const R = "--repository=acme/blueprints";
@@ -78,12 +78,9 @@ describe("rpkg rollback and catalog skip|deprecate|remove against the forge", ()
     const conn = await connectRepo({ token: w.bot, apiUrl: w.forge.apiUrl, repo, cacheDir: w.tmp });
     const author = { name: "porchlight[bot]", email: "bot@example.com" };
     const now = new Date(0);
-    expect(await recordMissingRevisions(conn.port, { defaultChannel: "stable", author, now })).toEqual([
-      "app/v1",
-      "app/v2",
-      "app/v3",
-      "app/v4",
-    ]);
+    expect(
+      (await syncCatalogWithTags(conn.port, { defaultChannel: "stable", author, now })).recorded,
+    ).toEqual(["app/v1", "app/v2", "app/v3", "app/v4"]);
     expect(await catalog(w.alice, ["skip", "app", "v2"])).toMatchObject({
       code: 0,
       stdout: "app v2: skipped in porchlight/catalog of acme/blueprints\n",

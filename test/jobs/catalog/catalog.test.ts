@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { parseCatalog, skip } from "../../../src/catalog/index.js";
 import { promoteRevision } from "../../../src/jobs/catalog/promote.js";
-import { readCatalog } from "../../../src/jobs/catalog/read.js";
-import { recordMissingRevisions, recordPublished } from "../../../src/jobs/catalog/record-publish.js";
+import { readCatalog, reservedRevision } from "../../../src/jobs/catalog/read.js";
+import { recordPublished, syncCatalogWithTags } from "../../../src/jobs/catalog/record-publish.js";
 import {
   deprecateInCatalog,
   recordDeleted,
@@ -82,11 +82,38 @@ describe("catalog jobs", () => {
     await record(repo, 1, tag(1));
     tag(2);
     tag(3);
-    expect(await recordMissingRevisions(repo, { defaultChannel: "stable", author, now })).toEqual([
-      "basens/v2",
-      "basens/v3",
-    ]);
-    expect(await recordMissingRevisions(repo, { defaultChannel: "stable", author, now })).toEqual([]);
+    expect(await syncCatalogWithTags(repo, { defaultChannel: "stable", author, now })).toEqual({
+      recorded: ["basens/v2", "basens/v3"],
+      withdrawn: [],
+    });
+    expect(await syncCatalogWithTags(repo, { defaultChannel: "stable", author, now })).toEqual({
+      recorded: [],
+      withdrawn: [],
+    });
+  });
+
+  it("withdraws a revision whose tag was deleted by hand: its channel moves back, its number stays taken", async () => {
+    const { repo, tag } = upstream();
+    await record(repo, 1, tag(1));
+    await record(repo, 2, tag(2));
+    await record(repo, 3, tag(3));
+    repo.refs.delete("refs/tags/basens/v3");
+    expect(await syncCatalogWithTags(repo, { defaultChannel: "stable", author, now })).toEqual({
+      recorded: [],
+      withdrawn: ["basens/v3"],
+    });
+    const pkg = await catalogOf(repo);
+    expect(pkg.revisions.map((r) => r.revision)).toEqual(["v1", "v2"]);
+    expect(pkg.channels.find((c) => c.name === "stable")?.entries.map((e) => e.name)).toEqual(["v1", "v2"]);
+    expect(pkg.removed).toEqual(["v3"]);
+    // the next sweep finds nothing to do, and the catalog reserves number 3
+    repo.calls.length = 0;
+    expect(await syncCatalogWithTags(repo, { defaultChannel: "stable", author, now })).toEqual({
+      recorded: [],
+      withdrawn: [],
+    });
+    expect(repo.calls).not.toContain("commitTree");
+    expect(await reservedRevision(repo, await repo.listRefs(), "basens")).toBe(3);
   });
 
   it("promotes into a channel and skips a revision, refusing what would break the catalog", async () => {
@@ -182,7 +209,7 @@ describe("catalog jobs", () => {
     expect((await removeFromCatalog(repo, { package: "basens", revision: "v2", author })).kind).toBe(
       "unchanged",
     );
-    expect(await recordMissingRevisions(repo, { defaultChannel: "stable", author, now })).toEqual([]);
+    expect((await syncCatalogWithTags(repo, { defaultChannel: "stable", author, now })).recorded).toEqual([]);
     expect((await record(repo, 2, repo.refs.get("refs/tags/basens/v2")!)).kind).toBe("unchanged");
     expect(repo.calls).not.toContain("commitTree");
     expect((await catalogOf(repo)).removed).toEqual(["v2"]);

@@ -205,6 +205,9 @@ describe("fan-out sweep", () => {
     expect(out.recorded).toEqual(["basens/v1", "basens/v2", "basens/v3"]);
     expect(out.fanout?.pullRequests).toHaveLength(1);
     expect([...c1.pulls.values()]).toHaveLength(1);
-    expect(await sweepFanout({ ...jobContext(c1), installation: inst }, inst)).toEqual({ recorded: [] });
+    expect(await sweepFanout({ ...jobContext(c1), installation: inst }, inst)).toEqual({
+      recorded: [],
+      withdrawn: [],
+    });
   });
 });
