@@ -101,6 +101,9 @@ describe("pull requests from forks end to end (forge over HTTP and git)", () => 
     );
     chmodSync(join(marks, "bin", "docker"), 0o755);
     process.env.PATH = `${join(marks, "bin")}:${process.env.PATH ?? ""}`;
+    // the stand-in's registry, which resolves to nothing here: the egress policy refuses a name it cannot
+    // resolve, unless the operator lists the endpoint (as one lists a registry only the engine reaches)
+    process.env.PORCHLIGHT_EGRESS_ALLOW = "example.com:443";
     secretFile = join(marks, "secret.yaml");
     // Were it read, the base's guardrail would name it in the check: `ConfigMap <SECRET> asks for privileged mode`.
     writeFileSync(secretFile, cm(SECRET.toLowerCase(), { privileged: "true" }));
@@ -146,6 +149,7 @@ describe("pull requests from forks end to end (forge over HTTP and git)", () => 
     await w?.stop();
     // The stand-in docker leaves with the file: a later file in this worker finds none.
     process.env.PATH = savedPath;
+    delete process.env.PORCHLIGHT_EGRESS_ALLOW;
     rmSync(marks, { recursive: true, force: true });
   });
 

@@ -114,6 +114,7 @@ describe("the Octokit adapter, answered by GitHub's documented examples", () => 
         defaultBranch: "master",
         cloneUrl: "https://github.com/octocat/Hello-World.git",
         archived: false,
+        private: false,
       },
     ]);
   });

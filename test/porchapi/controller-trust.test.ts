@@ -43,6 +43,37 @@ const git = (cwd: string, ...args: string[]) =>
     },
   });
 
+/** A PackageVariant of blueprints' hello into `downstream`'s package `pkg`, as a client creates one. */
+const variantOf = (name: string, downstream: string, pkg: string) => ({
+  ...PV,
+  body: {
+    apiVersion: "config.porch.kpt.dev/v1alpha1",
+    kind: "PackageVariant",
+    metadata: { name, namespace: "acme" },
+    spec: {
+      upstream: { repo: "blueprints", package: "hello" },
+      downstream: { repo: downstream, package: pkg },
+    },
+  },
+});
+
+/** A new PackageRevision `blueprints.PKG.WS` made by `task`, as a client creates one. */
+const revisionOf = (pkg: string, ws: string, task: Record<string, unknown>) => ({
+  ...PR,
+  body: {
+    apiVersion: "porch.kpt.dev/v1alpha1",
+    kind: "PackageRevision",
+    metadata: { name: `blueprints.${pkg}.${ws}`, namespace: "acme" },
+    spec: {
+      packageName: pkg,
+      workspaceName: ws,
+      repository: "blueprints",
+      lifecycle: "Draft",
+      tasks: [task],
+    },
+  },
+});
+
 /** What the test waits for, asked every 100 ms, at most `turns` times. */
 const waitFor = (what: string, check: () => boolean | Promise<boolean>, turns = 1200) =>
   until(check, what, 100, turns);
@@ -89,18 +120,7 @@ describe("Porch's API keeps the Kubernetes contract while the bot works beside i
     await informer.start();
 
     // the bot busy in the same repository: a variant fanning blueprints' hello out, a draft rendered
-    await api.createNamespacedCustomObject({
-      ...PV,
-      body: {
-        apiVersion: "config.porch.kpt.dev/v1alpha1",
-        kind: "PackageVariant",
-        metadata: { name: "busy-pv", namespace: "acme" },
-        spec: {
-          upstream: { repo: "blueprints", package: "hello" },
-          downstream: { repo: "deploy-prod", package: "hello-busy" },
-        },
-      },
-    });
+    await api.createNamespacedCustomObject(variantOf("busy-pv", "deploy-prod", "hello-busy"));
     const clone = join(w.data, "busy-clone");
     await git(w.data, "clone", "-q", w.cloneUrl("acme/blueprints", "reviewer"), clone);
     await git(clone, "checkout", "-q", "-b", "drafts/hello/busy");
@@ -123,21 +143,9 @@ describe("Porch's API keeps the Kubernetes contract while the bot works beside i
     const lane = async (l: number) => {
       for (let i = l; i < CYCLES; i += LANES) {
         const name = `blueprints.cycle${i}.ws`;
-        const created = (await api.createNamespacedCustomObject({
-          ...PR,
-          body: {
-            apiVersion: "porch.kpt.dev/v1alpha1",
-            kind: "PackageRevision",
-            metadata: { name, namespace: "acme" },
-            spec: {
-              packageName: `cycle${i}`,
-              workspaceName: "ws",
-              repository: "blueprints",
-              lifecycle: "Draft",
-              tasks: [{ type: "init", init: { description: `cycle ${i}` } }],
-            },
-          },
-        })) as Revision;
+        const created = (await api.createNamespacedCustomObject(
+          revisionOf(`cycle${i}`, "ws", { type: "init", init: { description: `cycle ${i}` } }),
+        )) as Revision;
         expect(created.spec?.lifecycle).toBe("Draft");
         await check("create", name, created);
         const labelled = (await api.patchNamespacedCustomObject(
@@ -185,21 +193,9 @@ describe("Porch's API keeps the Kubernetes contract while the bot works beside i
   it("after a restart an approval answers the revision it published; a PUT of its resources is on the PackageRevision read right after", async () => {
     const { api } = w.kube("reviewer");
     const name = "blueprints.restarted.ws";
-    await api.createNamespacedCustomObject({
-      ...PR,
-      body: {
-        apiVersion: "porch.kpt.dev/v1alpha1",
-        kind: "PackageRevision",
-        metadata: { name, namespace: "acme" },
-        spec: {
-          packageName: "restarted",
-          workspaceName: "ws",
-          repository: "blueprints",
-          lifecycle: "Draft",
-          tasks: [{ type: "init", init: { description: "restarted" } }],
-        },
-      },
-    });
+    await api.createNamespacedCustomObject(
+      revisionOf("restarted", "ws", { type: "init", init: { description: "restarted" } }),
+    );
     // a controller's condition written into the Kptfile: the PackageRevision read next shows it
     const before = (await api.getNamespacedCustomObject({ ...PR, name })) as Revision;
     const resources = (await api.getNamespacedCustomObject({
@@ -243,18 +239,7 @@ describe("Porch's API keeps the Kubernetes contract while the bot works beside i
 
   it("a fan-out downstream approved through the API keeps its name, and its variant's status names it; the next update is a revision of its own", async () => {
     const { api } = w.kube("maintainer");
-    await api.createNamespacedCustomObject({
-      ...PV,
-      body: {
-        apiVersion: "config.porch.kpt.dev/v1alpha1",
-        kind: "PackageVariant",
-        metadata: { name: "cons-pv", namespace: "acme" },
-        spec: {
-          upstream: { repo: "blueprints", package: "hello" },
-          downstream: { repo: "deploy-dev", package: "hello-cons" },
-        },
-      },
-    });
+    await api.createNamespacedCustomObject(variantOf("cons-pv", "deploy-dev", "hello-cons"));
     const name = "deploy-dev.hello-cons.cons-pv";
     const proposed = async () => {
       try {
@@ -281,21 +266,9 @@ describe("Porch's API keeps the Kubernetes contract while the bot works beside i
 
     // a new upstream revision: the variant's next downstream draft is a revision of its own
     const edit = "blueprints.hello.next";
-    await api.createNamespacedCustomObject({
-      ...PR,
-      body: {
-        apiVersion: "porch.kpt.dev/v1alpha1",
-        kind: "PackageRevision",
-        metadata: { name: edit, namespace: "acme" },
-        spec: {
-          packageName: "hello",
-          workspaceName: "next",
-          repository: "blueprints",
-          lifecycle: "Draft",
-          tasks: [{ type: "edit", edit: { sourceRef: { name: "blueprints.hello.v1" } } }],
-        },
-      },
-    });
+    await api.createNamespacedCustomObject(
+      revisionOf("hello", "next", { type: "edit", edit: { sourceRef: { name: "blueprints.hello.v1" } } }),
+    );
     const resources = (await api.getNamespacedCustomObject({
       ...PR,
       plural: "packagerevisionresources",
@@ -316,18 +289,9 @@ describe("Porch's API keeps the Kubernetes contract while the bot works beside i
     );
     expect((await approve(edit, "maintainer")).status).toBe(200);
     // a variant applied while that publish fans out (the bot committing to the same folder): created first time
-    const during = await api.createNamespacedCustomObject({
-      ...PV,
-      body: {
-        apiVersion: "config.porch.kpt.dev/v1alpha1",
-        kind: "PackageVariant",
-        metadata: { name: "during-pv", namespace: "acme" },
-        spec: {
-          upstream: { repo: "blueprints", package: "hello" },
-          downstream: { repo: "deploy-prod", package: "hello-during" },
-        },
-      },
-    });
+    const during = await api.createNamespacedCustomObject(
+      variantOf("during-pv", "deploy-prod", "hello-during"),
+    );
     expect((during as Variant).metadata?.name).toBe("during-pv");
     const next = "deploy-dev.hello-cons.cons-pv-2";
     await waitFor("the variant's next downstream draft", async () => {

@@ -46,6 +46,17 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("Porch's API written with kubectl
         ),
       ),
     );
+  /** `kubectl patch packagerevision NAME` as `user`: a merge patch moving its lifecycle, through `subresource` if given. */
+  const moveTo = (user: "alice" | "bob", lifecycle: string, subresource?: string, name = NAME) =>
+    w.kubectl(user, [
+      "patch",
+      "packagerevision",
+      name,
+      ...(subresource ? [`--subresource=${subresource}`] : []),
+      "--type=merge",
+      "-p",
+      JSON.stringify({ spec: { lifecycle } }),
+    ]);
   /** A JSON merge patch of revision `name`, over HTTPS as alice. */
   const patch = (name: string, body: unknown) =>
     w.request(`/apis/porch.kpt.dev/v1alpha1/namespaces/acme/packagerevisions/${name}`, {
@@ -252,14 +263,7 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("Porch's API written with kubectl
   });
 
   it("proposes by the lifecycle, publishes through the approval subresource (a tag on the forge), and waits for it", async () => {
-    const proposed = await w.kubectl("alice", [
-      "patch",
-      "packagerevision",
-      NAME,
-      "--type=merge",
-      "-p",
-      '{"spec":{"lifecycle":"Proposed"}}',
-    ]);
+    const proposed = await moveTo("alice", "Proposed");
     expect(proposed).toMatchObject({ code: 0, stdout: `packagerevision.porch.kpt.dev/${NAME} patched\n` });
     // the bot's checks, green on the proposal's head (as the app would report them)
     const gh = w.octokit(w.bot);
@@ -280,15 +284,7 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("Porch's API written with kubectl
       "--for=jsonpath={.spec.lifecycle}=Published",
       "--timeout=60s",
     ]);
-    const approved = await w.kubectl("bob", [
-      "patch",
-      "packagerevision",
-      NAME,
-      "--subresource=approval",
-      "--type=merge",
-      "-p",
-      '{"spec":{"lifecycle":"Published"}}',
-    ]);
+    const approved = await moveTo("bob", "Published", "approval");
     expect(approved).toMatchObject({ code: 0, stdout: `packagerevision.porch.kpt.dev/${NAME} patched\n` });
     expect(await waiting).toMatchObject({
       code: 0,
@@ -319,15 +315,7 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("Porch's API written with kubectl
       ),
     });
     expect(taken.code).not.toBe(0);
-    const proposed = await w.kubectl("bob", [
-      "patch",
-      "packagerevision",
-      NAME,
-      "--subresource=approval",
-      "--type=merge",
-      "-p",
-      '{"spec":{"lifecycle":"DeletionProposed"}}',
-    ]);
+    const proposed = await moveTo("bob", "DeletionProposed", "approval");
     expect(proposed).toMatchObject({ code: 0, stdout: `packagerevision.porch.kpt.dev/${NAME} patched\n` });
     const got = await w.kubectl("alice", [
       "get",
@@ -338,15 +326,7 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("Porch's API written with kubectl
     ]);
     expect(got.stdout).toBe("DeletionProposed");
     // and back, as Porch's approval takes it
-    const kept = await w.kubectl("bob", [
-      "patch",
-      "packagerevision",
-      NAME,
-      "--subresource=approval",
-      "--type=merge",
-      "-p",
-      '{"spec":{"lifecycle":"Published"}}',
-    ]);
+    const kept = await moveTo("bob", "Published", "approval");
     expect(kept.code).toBe(0);
     expect(
       (await w.kubectl("alice", ["get", "packagerevision", NAME, "-o", "jsonpath={.spec.lifecycle}"])).stdout,

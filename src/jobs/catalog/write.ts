@@ -27,7 +27,8 @@ export async function writeCatalog(
     const state = await readCatalog(port);
     const edited = input.edit(state);
     if ("refused" in edited) return { kind: "refused", message: edited.refused };
-    if (edited.text === state.text && state.head) return { kind: "unchanged", text: state.text };
+    // (an edit that changes nothing writes nothing: nor does it make the branch where there is none)
+    if (edited.text === state.text) return { kind: "unchanged", text: state.text };
     const pushed = await port.commitTree({
       branch: CATALOG_BRANCH,
       parent: state.head,
