@@ -1,27 +1,16 @@
-import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { request } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { serveCommand } from "../../src/cli/serve.js";
 import { captureIO } from "../util/cli-io.js";
+import { pushDraft } from "../util/git-draft.js";
+import { gitAs } from "../util/git-identity.js";
 import { until as waitFor } from "../util/waits.js";
 
-const run = promisify(execFile);
-const git = (cwd: string, ...args: string[]) =>
-  run("git", args, {
-    cwd,
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: "dev",
-      GIT_AUTHOR_EMAIL: "dev@example.com",
-      GIT_COMMITTER_NAME: "dev",
-      GIT_COMMITTER_EMAIL: "dev@example.com",
-    },
-  });
+const git = gitAs("dev");
 
 /** What the test waits for, asked every 50 ms, 1200 times at the most (test/util/waits.ts). */
 const until = (what: string, check: () => boolean | Promise<boolean>) => waitFor(check, what, 50, 1200);
@@ -96,15 +85,16 @@ describe("serve: Porch's API kept current by the app's webhooks", () => {
       url.username = "x-access-token";
       url.password = token;
       await git(data, "clone", "-q", url.toString(), clone);
-      await git(clone, "checkout", "-q", "-b", "drafts/indexed/ws");
-      mkdirSync(join(clone, "indexed"));
-      writeFileSync(
-        join(clone, "indexed", "Kptfile"),
-        "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: indexed\ninfo:\n  description: pushed with git\n",
+      await pushDraft(
+        git,
+        clone,
+        "drafts/indexed/ws",
+        {
+          "indexed/Kptfile":
+            "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: indexed\ninfo:\n  description: pushed with git\n",
+        },
+        "indexed: a draft made with git",
       );
-      await git(clone, "add", ".");
-      await git(clone, "commit", "-q", "-m", "indexed: a draft made with git");
-      await git(clone, "push", "-q", "origin", "drafts/indexed/ws");
       const pushed = `${name}.indexed.ws`;
       await until("the pushed draft in the watch", () =>
         lines.some((l) => l.includes('"type":"ADDED"') && l.includes(`"name":"${pushed}"`)),
