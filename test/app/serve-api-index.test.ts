@@ -1,14 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { request } from "node:https";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { serveCommand } from "../../src/cli/serve.js";
-import { captureIO } from "../util/cli-io.js";
 import { pushDraft } from "../util/git-draft.js";
 import { gitAs } from "../util/git-identity.js";
+import { useTempDir } from "../util/temp-dirs.js";
 import { until as waitFor } from "../util/waits.js";
+import { startServe } from "./serving.js";
 
 const git = gitAs("dev");
 
@@ -21,22 +20,15 @@ const until = (what: string, check: () => boolean | Promise<boolean>) => waitFor
  * pushed with git reaches an open watch and the next list only because the app heard its push.
  */
 describe("serve: Porch's API kept current by the app's webhooks", () => {
-  const data = mkdtempSync(join(tmpdir(), "porchlight-serve-index-"));
-  afterAll(() => rmSync(data, { recursive: true, force: true }));
+  const data = useTempDir("porchlight-serve-index-");
 
   it("shows a draft pushed with git in a watch and the next list, woken by the push's webhook", async () => {
-    const io = captureIO({
-      env: {
-        PORT: "0",
-        LOG_LEVEL: "silent",
-        PORCHLIGHT_RECONCILE_INTERVAL_MS: "0",
-        PORCHLIGHT_API_WATCH_POLL_MS: "600000",
-        PORCHLIGHT_API_INDEX_MAX_AGE_MS: "600000",
-      },
+    const served = await startServe(["--data", data], {
+      PORCHLIGHT_RECONCILE_INTERVAL_MS: "0",
+      PORCHLIGHT_API_WATCH_POLL_MS: "600000",
+      PORCHLIGHT_API_INDEX_MAX_AGE_MS: "600000",
     });
-    const running = serveCommand(["--data", data], io);
-    while (!io.out().includes("kubectl get packagerevisions")) await new Promise((r) => setImmediate(r));
-    const out = io.out();
+    const out = served.out;
     const forge = /forge: (\S+) /.exec(out)?.[1] ?? "";
     const kube = parse(readFileSync(/export KUBECONFIG=(\S+)/.exec(out)?.[1] ?? "", "utf8"));
     const server = kube.clusters[0].cluster.server as string;
@@ -102,8 +94,7 @@ describe("serve: Porch's API kept current by the app's webhooks", () => {
       expect(await names()).toContain(pushed);
     } finally {
       watching.destroy();
-      process.emit("SIGTERM");
-      expect(await running).toBe(0);
+      await served.stop();
     }
   }, 240_000);
 });
