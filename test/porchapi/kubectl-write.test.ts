@@ -261,17 +261,7 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("Porch's API written with kubectl
     ]);
     expect(proposed).toMatchObject({ code: 0, stdout: `packagerevision.porch.kpt.dev/${NAME} patched\n` });
     // the bot's checks, green on the proposal's head (as the app would report them)
-    const gh = w.octokit(w.bot);
-    const [pr] = (await gh.rest.pulls.list({ owner: "acme", repo: "blueprints", state: "open" })).data;
-    for (const name of ["porchlight/render", "porchlight/guardrails"])
-      await gh.rest.checks.create({
-        owner: "acme",
-        repo: "blueprints",
-        name,
-        head_sha: pr?.head.sha ?? "",
-        status: "completed",
-        conclusion: "success",
-      });
+    await w.greenChecks("acme/blueprints");
     const waiting = w.kubectl("alice", [
       "wait",
       "packagerevision",
