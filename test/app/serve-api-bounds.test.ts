@@ -1,12 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import type { IncomingMessage } from "node:http";
 import { request } from "node:https";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { serveCommand } from "../../src/cli/serve.js";
-import { captureIO } from "../util/cli-io.js";
+import { useTempDir } from "../util/temp-dirs.js";
+import { startServe } from "./serving.js";
 import { deliver } from "./webhook/http.js";
 
 /**
@@ -15,22 +14,15 @@ import { deliver } from "./webhook/http.js";
  * forged one refused, /healthz up (issue #67). The caps are this test's (a handful, not the defaults).
  */
 describe("serve: Porch's API past its watch caps, the app's webhooks and /healthz meanwhile", () => {
-  const data = mkdtempSync(join(tmpdir(), "porchlight-serve-bounds-"));
-  afterAll(() => rmSync(data, { recursive: true, force: true }));
+  const data = useTempDir("porchlight-serve-bounds-");
 
   it("refuses the watches over the cap with 429 and a Status, and still takes a signed webhook", async () => {
-    const io = captureIO({
-      env: {
-        PORT: "0",
-        LOG_LEVEL: "silent",
-        PORCHLIGHT_RECONCILE_INTERVAL_MS: "0",
-        PORCHLIGHT_API_MAX_WATCHES_PER_TOKEN: "2",
-        PORCHLIGHT_API_MAX_WATCHES: "3",
-      },
+    const served = await startServe(["--data", data], {
+      PORCHLIGHT_RECONCILE_INTERVAL_MS: "0",
+      PORCHLIGHT_API_MAX_WATCHES_PER_TOKEN: "2",
+      PORCHLIGHT_API_MAX_WATCHES: "3",
     });
-    const running = serveCommand(["--data", data], io);
-    while (!io.out().includes("kubectl get packagerevisions")) await new Promise((r) => setImmediate(r));
-    const out = io.out();
+    const out = served.out;
     const appUrl = /app:\s+(\S+) \(webhooks (\S+),/.exec(out);
     const kubeconfigFile = /export KUBECONFIG=(\S+)/.exec(out)?.[1] ?? "";
     expect(appUrl).not.toBeNull();
@@ -105,8 +97,7 @@ describe("serve: Porch's API past its watch caps, the app's webhooks and /health
       expect(health.status).toBe(200);
     } finally {
       for (const res of opened) res.destroy();
-      process.emit("SIGTERM");
-      expect(await running).toBe(0);
+      await served.stop();
     }
   }, 240_000);
 });

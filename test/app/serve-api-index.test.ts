@@ -1,27 +1,15 @@
-import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { request } from "node:https";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { serveCommand } from "../../src/cli/serve.js";
-import { captureIO } from "../util/cli-io.js";
+import { pushDraft } from "../util/git-draft.js";
+import { gitAs } from "../util/git-identity.js";
+import { useTempDir } from "../util/temp-dirs.js";
 import { until as waitFor } from "../util/waits.js";
+import { startServe } from "./serving.js";
 
-const run = promisify(execFile);
-const git = (cwd: string, ...args: string[]) =>
-  run("git", args, {
-    cwd,
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: "dev",
-      GIT_AUTHOR_EMAIL: "dev@example.com",
-      GIT_COMMITTER_NAME: "dev",
-      GIT_COMMITTER_EMAIL: "dev@example.com",
-    },
-  });
+const git = gitAs("dev");
 
 /** What the test waits for, asked every 50 ms, 1200 times at the most (test/util/waits.ts). */
 const until = (what: string, check: () => boolean | Promise<boolean>) => waitFor(check, what, 50, 1200);
@@ -32,22 +20,15 @@ const until = (what: string, check: () => boolean | Promise<boolean>) => waitFor
  * pushed with git reaches an open watch and the next list only because the app heard its push.
  */
 describe("serve: Porch's API kept current by the app's webhooks", () => {
-  const data = mkdtempSync(join(tmpdir(), "porchlight-serve-index-"));
-  afterAll(() => rmSync(data, { recursive: true, force: true }));
+  const data = useTempDir("porchlight-serve-index-");
 
   it("shows a draft pushed with git in a watch and the next list, woken by the push's webhook", async () => {
-    const io = captureIO({
-      env: {
-        PORT: "0",
-        LOG_LEVEL: "silent",
-        PORCHLIGHT_RECONCILE_INTERVAL_MS: "0",
-        PORCHLIGHT_API_WATCH_POLL_MS: "600000",
-        PORCHLIGHT_API_INDEX_MAX_AGE_MS: "600000",
-      },
+    const served = await startServe(["--data", data], {
+      PORCHLIGHT_RECONCILE_INTERVAL_MS: "0",
+      PORCHLIGHT_API_WATCH_POLL_MS: "600000",
+      PORCHLIGHT_API_INDEX_MAX_AGE_MS: "600000",
     });
-    const running = serveCommand(["--data", data], io);
-    while (!io.out().includes("kubectl get packagerevisions")) await new Promise((r) => setImmediate(r));
-    const out = io.out();
+    const out = served.out;
     const forge = /forge: (\S+) /.exec(out)?.[1] ?? "";
     const kube = parse(readFileSync(/export KUBECONFIG=(\S+)/.exec(out)?.[1] ?? "", "utf8"));
     const server = kube.clusters[0].cluster.server as string;
@@ -96,15 +77,16 @@ describe("serve: Porch's API kept current by the app's webhooks", () => {
       url.username = "x-access-token";
       url.password = token;
       await git(data, "clone", "-q", url.toString(), clone);
-      await git(clone, "checkout", "-q", "-b", "drafts/indexed/ws");
-      mkdirSync(join(clone, "indexed"));
-      writeFileSync(
-        join(clone, "indexed", "Kptfile"),
-        "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: indexed\ninfo:\n  description: pushed with git\n",
+      await pushDraft(
+        git,
+        clone,
+        "drafts/indexed/ws",
+        {
+          "indexed/Kptfile":
+            "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: indexed\ninfo:\n  description: pushed with git\n",
+        },
+        "indexed: a draft made with git",
       );
-      await git(clone, "add", ".");
-      await git(clone, "commit", "-q", "-m", "indexed: a draft made with git");
-      await git(clone, "push", "-q", "origin", "drafts/indexed/ws");
       const pushed = `${name}.indexed.ws`;
       await until("the pushed draft in the watch", () =>
         lines.some((l) => l.includes('"type":"ADDED"') && l.includes(`"name":"${pushed}"`)),
@@ -112,8 +94,7 @@ describe("serve: Porch's API kept current by the app's webhooks", () => {
       expect(await names()).toContain(pushed);
     } finally {
       watching.destroy();
-      process.emit("SIGTERM");
-      expect(await running).toBe(0);
+      await served.stop();
     }
   }, 240_000);
 });

@@ -1,14 +1,14 @@
 import { execFile } from "node:child_process";
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { apiCommand, startPorchApiIn } from "../../src/cli/api.js";
 import { rememberedPort, rememberPort } from "../../src/cli/remembered-ports.js";
-import { serveCommand } from "../../src/cli/serve.js";
 import { captureIO } from "../util/cli-io.js";
 import { KUBECTL_MISSING } from "../util/kubectl.js";
+import { useTempDir } from "../util/temp-dirs.js";
+import { startServe } from "./serving.js";
 
 const kubectl = (kubeconfig: string, args: string[], home: string) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
@@ -22,27 +22,17 @@ const kubectl = (kubeconfig: string, args: string[], home: string) =>
 
 /** `porchlight serve --data DIR` until Porch's API is served and its kubeconfigs written. */
 async function serveData(data: string) {
-  const io = captureIO({ env: { PORT: "0", LOG_LEVEL: "silent", PORCHLIGHT_RECONCILE_INTERVAL_MS: "0" } });
-  const running = serveCommand(["--data", data], io);
-  while (!io.out().includes("kubectl get packagerevisions")) await new Promise((r) => setImmediate(r));
-  const out = io.out();
+  const served = await startServe(["--data", data], { PORCHLIGHT_RECONCILE_INTERVAL_MS: "0" });
   return {
-    api: /Porch's API, for kubectl: (\S+)/.exec(out)?.[1] ?? "",
-    kubeconfig: /export KUBECONFIG=(\S+)/.exec(out)?.[1] ?? "",
-    async stop() {
-      process.emit("SIGTERM");
-      expect(await running).toBe(0);
-    },
+    api: /Porch's API, for kubectl: (\S+)/.exec(served.out)?.[1] ?? "",
+    kubeconfig: /export KUBECONFIG=(\S+)/.exec(served.out)?.[1] ?? "",
+    stop: served.stop,
   };
 }
 
 describe.skipIf(KUBECTL_MISSING !== undefined)("Porch's API of a data folder, across restarts", () => {
-  const data = mkdtempSync(join(tmpdir(), "porchlight-api-port-"));
-  const home = mkdtempSync(join(tmpdir(), "porchlight-kube-home-"));
-  afterAll(() => {
-    rmSync(data, { recursive: true, force: true });
-    rmSync(home, { recursive: true, force: true });
-  });
+  const data = useTempDir("porchlight-api-port-");
+  const home = useTempDir("porchlight-kube-home-");
 
   it("listens on the port it had, so the kubeconfigs keep their bytes and a copy made before still works with kubectl", async () => {
     const first = await serveData(data);
@@ -79,8 +69,7 @@ async function api(args: string[]) {
 }
 
 describe("porchlight api --data DIR", () => {
-  const data = mkdtempSync(join(tmpdir(), "porchlight-api-data-"));
-  afterAll(() => rmSync(data, { recursive: true, force: true }));
+  const data = useTempDir("porchlight-api-data-");
 
   it("keeps its certificate and port in DIR: the kubeconfig it writes is the same after a restart", async () => {
     const kubeconfig = join(data, "kubeconfig.yaml");
@@ -96,12 +85,9 @@ describe("porchlight api --data DIR", () => {
 });
 
 describe("the API port a data folder remembers", () => {
-  const data = mkdtempSync(join(tmpdir(), "porchlight-api-busy-"));
+  const data = useTempDir("porchlight-api-busy-");
   let busy: Server | undefined;
-  afterAll(async () => {
-    await new Promise<void>((resolve) => (busy ? busy.close(() => resolve()) : resolve()));
-    rmSync(data, { recursive: true, force: true });
-  });
+  afterAll(() => new Promise<void>((resolve) => (busy ? busy.close(() => resolve()) : resolve())));
 
   it("is kept beside the forge's, and given up for another free port when something else took it", async () => {
     rememberPort(data, "forgePort", "http://127.0.0.1:41234");

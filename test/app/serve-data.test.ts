@@ -1,42 +1,18 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Octokit } from "@octokit/rest";
-import { afterAll, describe, expect, it } from "vitest";
-import { serveCommand } from "../../src/cli/serve.js";
+import { describe, expect, it } from "vitest";
+import { useTempDir } from "../util/temp-dirs.js";
+import { startServe } from "./serving.js";
 
 /** Runs `porchlight serve args` in-process until its next steps are printed; `stop()` sends SIGTERM. */
 async function serve(args: string[], env: NodeJS.ProcessEnv = {}) {
-  let out = "";
-  const running = serveCommand(args, {
-    stdout: (t) => {
-      out += t;
-    },
-    stderr: () => {},
-    readStdin: async () => "",
-    cwd: process.cwd(),
-    env: { PORT: "0", LOG_LEVEL: "silent", ...env },
-    isTTY: false,
-  });
-  while (!out.includes("Try it:")) await new Promise((resolve) => setImmediate(resolve));
+  const { out, stop } = await startServe(args, env, "Try it:");
   const forgeUrl = /forge: (\S+)/.exec(out)?.[1] as string;
   const [, login, pat] = /\n {2}(reviewer)\twrite\t(\S+)/.exec(out) ?? [];
-  return {
-    out,
-    forgeUrl,
-    rest: new Octokit({ baseUrl: `${forgeUrl}/api/v3`, auth: pat }),
-    login,
-    pat,
-    stop: async () => {
-      process.emit("SIGTERM");
-      expect(await running).toBe(0);
-    },
-  };
+  return { out, forgeUrl, rest: new Octokit({ baseUrl: `${forgeUrl}/api/v3`, auth: pat }), login, pat, stop };
 }
 
 describe("npm start with a data folder", () => {
-  const data = mkdtempSync(join(tmpdir(), "porchlight-serve-data-"));
-  afterAll(() => rmSync(data, { recursive: true, force: true }));
+  const data = useTempDir("porchlight-serve-data-");
 
   it("stops and starts again where it was: same forge address, users, tokens, repositories and pull requests", async () => {
     const first = await serve(["--data", data]);

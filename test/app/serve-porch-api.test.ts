@@ -1,13 +1,14 @@
-import { execFile, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serveCommand } from "../../src/cli/serve.js";
 import { rows } from "../cli/rpkg/world.js";
-import { captureIO } from "../util/cli-io.js";
 import { docBlock } from "../util/doc-blocks.js";
-import { KUBECTL_MISSING } from "../util/kubectl.js";
+import { pushDraft } from "../util/git-draft.js";
+import { gitAs } from "../util/git-identity.js";
+import { KUBECTL_MISSING, kubectlWatch } from "../util/kubectl.js";
+import { startServe } from "./serving.js";
 
 const kubectl = (kubeconfig: string, args: string[], home: string, stdin?: string) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
@@ -20,35 +21,11 @@ const kubectl = (kubeconfig: string, args: string[], home: string, stdin?: strin
     if (stdin !== undefined) child.stdin?.end(stdin);
   });
 
-const git = (cwd: string, args: string[]) =>
-  new Promise<void>((resolve, reject) =>
-    execFile(
-      "git",
-      args,
-      {
-        cwd,
-        env: {
-          PATH: process.env.PATH ?? "",
-          HOME: cwd,
-          GIT_AUTHOR_NAME: "Reviewer",
-          GIT_AUTHOR_EMAIL: "reviewer@example.com",
-          GIT_COMMITTER_NAME: "Reviewer",
-          GIT_COMMITTER_EMAIL: "reviewer@example.com",
-        },
-      },
-      (err, _out, stderr) => (err ? reject(new Error(`git ${args.join(" ")}: ${stderr}`)) : resolve()),
-    ),
-  );
+const git = gitAs("Reviewer");
 
 /** `porchlight serve` on the embedded forge, started as npm start starts it, until `stop`. */
 async function serveDemo(env: Record<string, string> = {}) {
-  const io = captureIO({
-    env: { PORT: "0", LOG_LEVEL: "silent", PORCHLIGHT_RECONCILE_INTERVAL_MS: "0", ...env },
-  });
-  const running = serveCommand([], io);
-  while (!io.out().includes("kubectl get packagerevisions"))
-    await new Promise((resolve) => setImmediate(resolve));
-  const out = io.out();
+  const { out, stop } = await startServe([], { PORCHLIGHT_RECONCILE_INTERVAL_MS: "0", ...env });
   const kubeconfigOf = (login: string) => new RegExp(`for ${login} \\(\\w+\\): (\\S+)`).exec(out)?.[1] ?? "";
   const pat = (login: string) => new RegExp(`^  ${login}\\t\\w+\\t(\\S+)$`, "m").exec(out)?.[1] ?? "";
   const forge = /forge: (\S+)/.exec(out)?.[1] ?? "";
@@ -57,10 +34,7 @@ async function serveDemo(env: Record<string, string> = {}) {
     kubeconfigOf,
     pat,
     forge,
-    async stop() {
-      process.emit("SIGTERM");
-      return running;
-    },
+    stop,
   };
 }
 
@@ -91,7 +65,7 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("porchlight serve: Porch's API fo
     demo = await serveDemo({ PORCHLIGHT_API_WATCH_POLL_MS: "200" });
   });
   afterAll(async () => {
-    expect(await demo.stop()).toBe(0);
+    await demo.stop();
   });
 
   it("prints export KUBECONFIG=…, and kubectl get packagerevisions -n acme lists the seeded revisions (and packagevariants its variants)", async () => {
@@ -160,43 +134,31 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("porchlight serve: Porch's API fo
       // the tag on the forge, as git sees it
       const clone = join(home, "blueprints");
       const url = demo.forge.replace("://", `://reviewer:${demo.pat("reviewer")}@`);
-      await git(home, ["clone", "-q", `${url}/acme/blueprints.git`, clone]);
-      await git(clone, ["rev-parse", "--verify", "-q", "refs/tags/greeting/v1"]);
+      await git(home, "clone", "-q", `${url}/acme/blueprints.git`, clone);
+      await git(clone, "rev-parse", "--verify", "-q", "refs/tags/greeting/v1");
 
       // a draft made by a plain git push, seen by kubectl get -w
-      const watch = spawn("kubectl", ["get", "packagerevisions", "-w", "--output-watch-events"], {
-        env: { PATH: process.env.PATH ?? "", HOME: home, KUBECONFIG: demo.kubeconfigOf("reader") },
+      const watch = kubectlWatch("packagerevisions", {
+        PATH: process.env.PATH ?? "",
+        HOME: home,
+        KUBECONFIG: demo.kubeconfigOf("reader"),
       });
-      let seen = "";
-      watch.stdout.on("data", (c: Buffer) => {
-        seen += c.toString();
-      });
-      const until = (text: string) =>
-        new Promise<void>((resolve) => {
-          const look = () => (seen.includes(text) ? resolve() : setTimeout(look, 50));
-          look();
-        });
       try {
-        await until("blueprints.greeting.first");
-        await git(clone, ["checkout", "-q", "-b", "drafts/pushed/by-git"]);
-        mkdirSync(join(clone, "pushed"));
-        writeFileSync(
-          join(clone, "pushed", "Kptfile"),
-          "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: pushed\n",
+        await watch.shows("blueprints.greeting.first");
+        await pushDraft(
+          git,
+          clone,
+          "drafts/pushed/by-git",
+          { "pushed/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: pushed\n" },
+          "pushed: a draft made with git",
         );
-        await git(clone, ["add", "."]);
-        await git(clone, ["commit", "-q", "-m", "pushed: a draft made with git"]);
-        await git(clone, ["push", "-q", "origin", "drafts/pushed/by-git"]);
-        await until("blueprints.pushed.by-git");
-        expect(
-          seen
-            .split("\n")
-            .find((l) => l.includes("blueprints.pushed.by-git"))
-            ?.split(/\s+/)
-            .slice(0, 2),
-        ).toEqual(["ADDED", "blueprints.pushed.by-git"]);
+        await watch.shows("blueprints.pushed.by-git");
+        expect(watch.line("blueprints.pushed.by-git")?.slice(0, 2)).toEqual([
+          "ADDED",
+          "blueprints.pushed.by-git",
+        ]);
       } finally {
-        watch.kill();
+        watch.stop();
       }
     } finally {
       rmSync(home, { recursive: true, force: true });

@@ -2,17 +2,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
-import { serveCommand } from "../../src/cli/serve.js";
 import { PORCHLIGHT_FOLDER } from "../../src/cli/serve-forge.js";
 import { captureIO } from "../util/cli-io.js";
+import { startServe } from "./serving.js";
 
 describe("porchlight serve without credentials", () => {
   it("runs the app against a seeded embedded forge, says what to do next, and stops on SIGTERM", async () => {
-    const io = captureIO({
-      env: { PORT: "0", LOG_LEVEL: "silent" },
-    });
-    const running = serveCommand([], io);
-    while (!io.out().includes("Try it:")) await new Promise((resolve) => setImmediate(resolve));
+    const { io, stop } = await startServe([], {}, "Try it:");
     const appUrl = /app: {3}(\S+)/.exec(io.out())?.[1];
     expect((await fetch(`${appUrl}/healthz`)).status).toBe(200);
     expect(io.out()).toContain("git clone http://");
@@ -38,31 +34,19 @@ describe("porchlight serve without credentials", () => {
     expect(existsSync(join(PORCHLIGHT_FOLDER, "bin", "porchlight.js"))).toBe(true);
     const readme = readFileSync("README.md", "utf8");
     for (const step of steps) expect(readme).toContain(step);
-    process.emit("SIGTERM");
-    expect(await running).toBe(0);
+    await stop();
     expect(io.out()).toContain("shutting down");
   });
 });
 
-describe("porchlight serve with some of the app's credentials", () => {
-  const run = async (env: Record<string, string>, args: string[] = []) => {
-    let err = "";
-    let out = "";
-    const code = await main(["serve", ...args], {
-      stdout: (t) => {
-        out += t;
-      },
-      stderr: (t) => {
-        err += t;
-      },
-      readStdin: async () => "",
-      cwd: process.cwd(),
-      env: { PORT: "0", LOG_LEVEL: "silent", ...env },
-      isTTY: false,
-    });
-    return { code, err, out };
-  };
+/** `porchlight serve ARGS` with `env`, through main, for a start it refuses: its exit code and what it printed. */
+async function refusedServe(env: Record<string, string>, args: string[] = []) {
+  const io = captureIO({ env: { PORT: "0", LOG_LEVEL: "silent", ...env } });
+  const code = await main(["serve", ...args], io);
+  return { code, err: io.err(), out: io.out() };
+}
 
+describe("porchlight serve with some of the app's credentials", () => {
   it.each([
     [{ APP_ID: "1", PRIVATE_KEY: "pem" }, "APP_ID and PRIVATE_KEY are set but WEBHOOK_SECRET is not"],
     [
@@ -82,56 +66,30 @@ describe("porchlight serve with some of the app's credentials", () => {
       "APP_ID and PRIVATE_KEY are set but WEBHOOK_SECRET is not",
     ],
   ])("refuses to start with %o, naming what is missing, and serves no demo forge", async (env, message) => {
-    const r = await run(env);
+    const r = await refusedServe(env);
     expect(r.code).toBe(2);
     expect(r.err).toContain(`porchlight serve: ${message}: set`);
     expect(r.out).not.toContain("Try it:");
   });
 
   it("refuses an unreadable PRIVATE_KEY_PATH, naming it", async () => {
-    const r = await run({ APP_ID: "1", PRIVATE_KEY_PATH: "/nonexistent/key.pem", WEBHOOK_SECRET: "s" });
+    const r = await refusedServe({
+      APP_ID: "1",
+      PRIVATE_KEY_PATH: "/nonexistent/key.pem",
+      WEBHOOK_SECRET: "s",
+    });
     expect(r.code).toBe(2);
     expect(r.err).toBe("porchlight serve: cannot read PRIVATE_KEY_PATH=/nonexistent/key.pem: ENOENT\n");
   });
 
   it("serves the embedded forge with --demo, saying the credentials are ignored", async () => {
-    let out = "";
-    let err = "";
-    const running = serveCommand(["--demo"], {
-      stdout: (t) => {
-        out += t;
-      },
-      stderr: (t) => {
-        err += t;
-      },
-      readStdin: async () => "",
-      cwd: process.cwd(),
-      env: { PORT: "0", LOG_LEVEL: "silent", APP_ID: "1" },
-      isTTY: false,
-    });
-    while (!out.includes("Try it:")) await new Promise((resolve) => setImmediate(resolve));
-    expect(err).toContain("--demo: the GitHub App credentials in the environment are ignored");
-    process.emit("SIGTERM");
-    expect(await running).toBe(0);
+    const { io, stop } = await startServe(["--demo"], { APP_ID: "1" }, "Try it:");
+    expect(io.err()).toContain("--demo: the GitHub App credentials in the environment are ignored");
+    await stop();
   });
 });
 
 describe("porchlight serve with a bad setting", () => {
-  const serveWith = async (env: Record<string, string>) => {
-    let err = "";
-    const code = await main(["serve"], {
-      stdout: () => {},
-      stderr: (t) => {
-        err += t;
-      },
-      readStdin: async () => "",
-      cwd: process.cwd(),
-      env: { PORT: "0", LOG_LEVEL: "silent", ...env },
-      isTTY: false,
-    });
-    return { code, err };
-  };
-
   it.each([
     [
       { PORCHLIGHT_MAX_PACKAGE_BYTES: "10MB" },
@@ -142,6 +100,6 @@ describe("porchlight serve with a bad setting", () => {
       'porchlight serve: PORCHLIGHT_EGRESS_ALLOW: "http://10.0.0.1/" is neither an address, a CIDR range nor a host name\n',
     ],
   ])("refuses to start on %o with one line naming the variable and what it takes", async (env, line) => {
-    expect(await serveWith(env)).toEqual({ code: 2, err: line });
+    expect(await refusedServe(env)).toMatchObject({ code: 2, err: line });
   });
 });

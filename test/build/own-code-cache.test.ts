@@ -13,6 +13,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useTempDirs } from "../util/temp-dirs.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 
@@ -42,15 +43,8 @@ describe("the code cache a run keeps for its own Node", () => {
     for (const file of ["main.js", "rpkg.cjs"])
       cpSync(join(ROOT, "dist", "bundle", file), join(copy, "dist", "bundle", file));
   });
-  const made: string[] = [];
-  const fresh = () => {
-    const dir = mkdtempSync(join(tmpdir(), "porchlight-xdg-"));
-    made.push(dir);
-    return dir;
-  };
-  afterAll(() => {
-    for (const dir of [copy, ...made]) rmSync(dir, { recursive: true, force: true });
-  });
+  const fresh = useTempDirs("porchlight-xdg-");
+  afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
   /** `porchlight ARGV` from the copy, its cache directory `cacheHome` (XDG_CACHE_HOME). */
   const porchlight = (argv: string[], cacheHome = home) =>

@@ -1,14 +1,14 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Octokit } from "@octokit/rest";
 import { startForge } from "@porchlight/forge";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { appJwt, git, quiet } from "../../packages/forge/test/helpers.js";
 import { forgeCommand } from "../../src/cli/forge.js";
 import { FROM_SOURCE } from "../e2e/serve-child.js";
 import { captureIO } from "../util/cli-io.js";
+import { useTempDirs } from "../util/temp-dirs.js";
 
 const io = () => captureIO();
 
@@ -27,15 +27,7 @@ async function installationClient(apiUrl: string, printed: string): Promise<Octo
 }
 
 describe("forge seed and CLI", () => {
-  const dirs: string[] = [];
-  const tmp = () => {
-    const d = mkdtempSync(join(tmpdir(), "forge-seed-"));
-    dirs.push(d);
-    return d;
-  };
-  afterEach(() => {
-    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-  });
+  const tmp = useTempDirs("forge-seed-");
 
   it("seeds a world that survives a restart: app, installation, blueprint, deployments, users", async () => {
     const data = tmp();

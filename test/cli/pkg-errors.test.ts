@@ -1,27 +1,21 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { skipWithoutKpt } from "../util/kpt.js";
-import { CM, files, git, porchlight, Sandbox, SUB_KPTFILE, V1, V2 } from "./pkg-fixture.js";
+import { CM, files, git, porchlight, type Sandbox, SUB_KPTFILE, useSandbox, V1, V2 } from "./pkg-fixture.js";
 
 /** Every bad input gets a clear message, a non-zero exit, and leaves the local package as it was. */
 describe("porchlight pkg: bad input", () => {
-  let box: Sandbox;
-  let url: string;
-
-  beforeAll(async () => {
-    box = new Sandbox();
-    await box.publish("app", V1, "v1");
-    await box.publish("app", V2, "v2");
-    url = `file://${box.up}.git/app`;
+  const box = useSandbox(async (b) => {
+    await b.publish("app", V1, "v1");
+    await b.publish("app", V2, "v2");
   });
-  afterAll(() => box.close());
 
   /** A package fetched at v1 into a git working tree and committed; `edit` then changes it (committed). */
   async function fetched(name: string, edit?: (dir: string) => void): Promise<{ ws: string; pkg: string }> {
     const ws = box.dir(name, true);
-    expect((await porchlight(ws, "pkg", "get", `${url}@v1`, "app")).code).toBe(0);
+    expect((await porchlight(ws, "pkg", "get", box.url("app", "v1"), "app")).code).toBe(0);
     const pkg = join(ws, "app");
     edit?.(pkg);
     git(ws, "add", "-A");
@@ -42,34 +36,40 @@ describe("porchlight pkg: bad input", () => {
   }
 
   describe("pkg get", () => {
-    it("refuses an unreachable upstream and creates nothing", async () => {
-      const ws = box.dir("get-unreachable");
-      const r = await porchlight(ws, "pkg", "get", `file://${box.root}/missing.git/app@v1`, "app");
+    /** `pkg get` of `spec` into a fresh directory `name`: refused, saying each of `says`, and creating nothing. */
+    async function refusedGet(name: string, spec: string, ...says: string[]) {
+      const ws = box.dir(name);
+      const r = await porchlight(ws, "pkg", "get", spec, "app");
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain(`cannot reach upstream repository "file://${box.root}/missing"`);
+      for (const text of says) expect(r.stderr).toContain(text);
       expect(existsSync(join(ws, "app"))).toBe(false);
-    });
+    }
 
-    it("refuses a ref that does not exist, listing the branches and tags", async () => {
-      const ws = box.dir("get-noref");
-      const r = await porchlight(ws, "pkg", "get", `${url}@v9`, "app");
-      expect(r.code).toBe(1);
-      expect(r.stderr).toContain('ref "v9" does not exist in upstream repository');
-      expect(r.stderr).toContain("(branches: main; tags: v1, v2)");
-      expect(existsSync(join(ws, "app"))).toBe(false);
-    });
+    it("refuses an unreachable upstream and creates nothing", () =>
+      refusedGet(
+        "get-unreachable",
+        `file://${box.root}/missing.git/app@v1`,
+        `cannot reach upstream repository "file://${box.root}/missing"`,
+      ));
 
-    it("refuses a directory that does not exist at the ref", async () => {
-      const ws = box.dir("get-nodir");
-      const r = await porchlight(ws, "pkg", "get", `file://${box.up}.git/nope@v1`, "app");
-      expect(r.code).toBe(1);
-      expect(r.stderr).toContain('directory "/nope" does not exist in upstream repository');
-      expect(existsSync(join(ws, "app"))).toBe(false);
-    });
+    it("refuses a ref that does not exist, listing the branches and tags", () =>
+      refusedGet(
+        "get-noref",
+        box.url("app", "v9"),
+        'ref "v9" does not exist in upstream repository',
+        "(branches: main; tags: v1, v2)",
+      ));
+
+    it("refuses a directory that does not exist at the ref", () =>
+      refusedGet(
+        "get-nodir",
+        box.url("nope", "v1"),
+        'directory "/nope" does not exist in upstream repository',
+      ));
 
     it("refuses a destination that exists", async () => {
       const at = await fetched("get-exists");
-      const r = await unchangedBy(at, "pkg", "get", `${url}@v2`, "app");
+      const r = await unchangedBy(at, "pkg", "get", box.url("app", "v2"), "app");
       expect(r.code).toBe(1);
       expect(r.stderr).toContain("already exists");
     });
@@ -175,15 +175,7 @@ describe("porchlight pkg: bad input", () => {
 
 /** kpt's own words come first where kpt has some, the same text kpt prints; porchlight's line follows. */
 describe("porchlight pkg: errors in kpt's words, then porchlight's", () => {
-  let box: Sandbox;
-  let url: string;
-
-  beforeAll(async () => {
-    box = new Sandbox();
-    await box.publish("app", V1, "v1");
-    url = `file://${box.up}.git/app`;
-  });
-  afterAll(() => box.close());
+  const box = useSandbox((b) => b.publish("app", V1, "v1"));
 
   function kptRun(cwd: string, ...args: string[]): { code: number; stderr: string } {
     const r = spawnSync("kpt", args, { cwd, encoding: "utf8" });
@@ -208,14 +200,14 @@ describe("porchlight pkg: errors in kpt's words, then porchlight's", () => {
   it.for([
     [
       "get: a ref that does not exist",
-      () => ["pkg", "get", `${url}@v9`, "x"],
+      () => ["pkg", "get", box.url("app", "v9"), "x"],
       {},
       (b: Sandbox) =>
         `Unknown ref "v9". Please verify that the reference exists in upstream repo "file://${b.up}".`,
     ],
     [
       "get: a directory the repository does not have",
-      () => ["pkg", "get", `file://${box.up}.git/nope@v1`, "x"],
+      () => ["pkg", "get", box.url("nope", "v1"), "x"],
       {},
       (b: Sandbox) => `path "/nope" does not exist in repo "file://${b.up}"`,
     ],

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { main } from "../../src/cli/main.js";
 import { readTree, treeFromText, treeToText, writeTree } from "../../src/kpt/tree.js";
 import { captureIO } from "../util/cli-io.js";
+import { useStarted } from "../util/use-started.js";
 
 /** Temp git repositories and an in-process CLI for the `porchlight pkg` tests. */
 
@@ -61,6 +62,11 @@ export class Sandbox {
     return git(this.up, "rev-parse", "HEAD").trim();
   }
 
+  /** The package `dir` of the upstream at `ref`, as `pkg get` takes it: a file:// URL. */
+  url(dir: string, ref: string): string {
+    return `file://${this.up}.git/${dir}@${ref}`;
+  }
+
   /** A fresh directory under the sandbox (optionally a git working tree). */
   dir(name: string, gitInit = false): string {
     const d = join(this.root, name);
@@ -72,6 +78,25 @@ export class Sandbox {
   close(): void {
     rmSync(this.root, { recursive: true, force: true });
   }
+}
+
+/**
+ * A Sandbox for the describe block that calls this: made and its upstream filled by `publish` before the
+ * block's tests, removed after them.
+ */
+export function useSandbox(publish: (box: Sandbox) => Promise<unknown> = async () => undefined): Sandbox {
+  return useStarted(
+    "the sandbox",
+    async () => {
+      const box = new Sandbox();
+      await publish(box).catch((e: unknown) => {
+        box.close();
+        throw e;
+      });
+      return box;
+    },
+    async (box) => box?.close(),
+  );
 }
 
 const KPTFILE = `apiVersion: kpt.dev/v1

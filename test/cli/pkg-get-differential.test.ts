@@ -1,9 +1,9 @@
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { skipWithoutKpt } from "../util/kpt.js";
 import { compareGet, packageDirs } from "./get-differential.js";
-import { Sandbox } from "./pkg-fixture.js";
+import { useSandbox } from "./pkg-fixture.js";
 
 /**
  * A sample of the `pkg get` differential (`npm run differential -- get`, docs/kpt-compat.md): packages
@@ -81,17 +81,14 @@ const PACKAGES: Record<string, Record<string, string>> = {
 };
 
 describe("pkg get: porchlight's copy of each package is kpt's, byte for byte", () => {
-  let box: Sandbox;
-
-  beforeAll(async () => {
-    box = new Sandbox();
+  const box = useSandbox(async (b) => {
     const all: Record<string, string> = {};
     for (const [dir, files] of Object.entries(PACKAGES))
       for (const [p, t] of Object.entries(files)) all[`${dir}/${p}`] = t;
     // remote subpackages: Kptfiles naming an upstream (this repository) and no upstreamLock, fetched at
     // `pkg get`; the fetched `nested` package holds a remote subpackage of its own (tag `nested/v1`)
     const upstream = (dir: string) =>
-      `upstream:\n  type: git\n  git:\n    repo: file://${box.up}\n    directory: ${dir}\n    ref: v1\n`;
+      `upstream:\n  type: git\n  git:\n    repo: file://${b.up}\n    directory: ${dir}\n    ref: v1\n`;
     Object.assign(all, {
       "remote/Kptfile": KPTFILE("remote"),
       "remote/cm.yaml": CM("remote"),
@@ -103,12 +100,11 @@ describe("pkg get: porchlight's copy of each package is kpt's, byte for byte", (
     });
     // symbolic links, which kpt's copy passes over (to a file, to a directory)
     Object.assign(all, { "links/Kptfile": KPTFILE("links"), "links/cm.yaml": CM("linked") });
-    mkdirSync(join(box.up, "links"), { recursive: true });
-    symlinkSync("cm.yaml", join(box.up, "links", "cm-link.yaml"));
-    symlinkSync("../shapes", join(box.up, "links", "dir-link"));
-    await box.publish("", all, "v1", "nested/v1");
+    mkdirSync(join(b.up, "links"), { recursive: true });
+    symlinkSync("cm.yaml", join(b.up, "links", "cm-link.yaml"));
+    symlinkSync("../shapes", join(b.up, "links", "dir-link"));
+    await b.publish("", all, "v1", "nested/v1");
   });
-  afterAll(() => box.close());
 
   it("lists the repository's package directories and its root", () => {
     expect(packageDirs(join(box.up, ".git"), "v1")).toEqual([

@@ -2,21 +2,17 @@ import { execFileSync } from "node:child_process";
 import { existsSync, symlinkSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { skipWithoutKpt } from "../util/kpt.js";
-import { files, kpt, porchlight, Sandbox, V1, V2 } from "./pkg-fixture.js";
+import { files, kpt, porchlight, Sandbox, useSandbox, V1, V2 } from "./pkg-fixture.js";
 
 describe("porchlight pkg get", () => {
-  let box: Sandbox;
   let c1: string;
   let c2: string;
-
-  beforeAll(async () => {
-    box = new Sandbox();
-    c1 = await box.publish("app", V1, "v1");
-    c2 = await box.publish("app", V2, "app/v2");
+  const box = useSandbox(async (b) => {
+    c1 = await b.publish("app", V1, "v1");
+    c2 = await b.publish("app", V2, "app/v2");
   });
-  afterAll(() => box.close());
 
   const forms: { name: string; spec: () => string; ref: string; lockRef: string; commit: () => string }[] = [
     {

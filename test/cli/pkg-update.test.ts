@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { hasKpt as HAVE_KPT, skipWithoutKpt } from "../util/kpt.js";
-import { files, git, kpt, porchlight, Sandbox, V1, V2 } from "./pkg-fixture.js";
+import { files, git, kpt, porchlight, useSandbox, V1, V2 } from "./pkg-fixture.js";
 
 type Edit = (dir: string) => void;
 
@@ -14,22 +14,16 @@ const localEdits: Edit = (dir) => {
 };
 
 describe("porchlight pkg update", () => {
-  let box: Sandbox;
-  let spec: string;
-
-  beforeAll(async () => {
-    box = new Sandbox();
-    await box.publish("app", V1, "v1");
-    await box.publish("app", V2, "v2", "app/v2");
-    spec = `file://${box.up}.git/app@v1`;
+  const box = useSandbox(async (b) => {
+    await b.publish("app", V1, "v1");
+    await b.publish("app", V2, "v2", "app/v2");
   });
-  afterAll(() => box.close());
 
   /** get at v1 into a git working tree, edit, commit: the package directory. */
   async function fetched(name: string, edit: Edit, tool: "porchlight" | "kpt"): Promise<string> {
     const ws = box.dir(name, true);
-    if (tool === "kpt") kpt(ws, "pkg", "get", spec, "app");
-    else expect((await porchlight(ws, "pkg", "get", spec, "app")).code).toBe(0);
+    if (tool === "kpt") kpt(ws, "pkg", "get", box.url("app", "v1"), "app");
+    else expect((await porchlight(ws, "pkg", "get", box.url("app", "v1"), "app")).code).toBe(0);
     edit(join(ws, "app"));
     git(ws, "add", "-A");
     git(ws, "commit", "-q", "-m", "fetched");
@@ -123,18 +117,14 @@ describe("porchlight pkg update", () => {
 });
 
 describe("porchlight pkg diff", () => {
-  let box: Sandbox;
-
-  beforeAll(async () => {
-    box = new Sandbox();
-    await box.publish("app", V1, "v1");
-    await box.publish("app", V2, "v2");
+  const box = useSandbox(async (b) => {
+    await b.publish("app", V1, "v1");
+    await b.publish("app", V2, "v2");
   });
-  afterAll(() => box.close());
 
   it("shows the local changes since the fetch and the upstream changes up to the ref", async () => {
     const ws = box.dir("diff");
-    expect((await porchlight(ws, "pkg", "get", `file://${box.up}.git/app@v1`, "app")).code).toBe(0);
+    expect((await porchlight(ws, "pkg", "get", box.url("app", "v1"), "app")).code).toBe(0);
     localEdits(join(ws, "app"));
     const r = await porchlight(ws, "pkg", "diff", "app@v2");
     expect(r.stderr).toBe("");
@@ -151,7 +141,7 @@ describe("porchlight pkg diff", () => {
 
   it("says so when nothing changed on either side", async () => {
     const ws = box.dir("diff-none");
-    expect((await porchlight(ws, "pkg", "get", `file://${box.up}.git/app@v1`, "app")).code).toBe(0);
+    expect((await porchlight(ws, "pkg", "get", box.url("app", "v1"), "app")).code).toBe(0);
     const r = await porchlight(join(ws, "app"), "pkg", "diff", ".@v1");
     expect(r.stdout).toContain("Local changes since the package was fetched: none\n");
     expect(r.stdout).toContain("): none\n");
@@ -159,31 +149,14 @@ describe("porchlight pkg diff", () => {
 });
 
 describe("porchlight pkg update: subpackages with an upstream of their own", () => {
-  let box: Sandbox;
-  let depRepo: string;
+  const box = useSandbox((b) => b.publish("app", V1, "v1"));
+  const dep = useSandbox();
 
-  beforeAll(async () => {
-    box = new Sandbox();
-    await box.publish("app", V1, "v1");
-    depRepo = box.dir("dep-up", true);
-    writeFileSync(join(depRepo, "placeholder"), "");
-  });
-  afterAll(() => box.close());
-
-  async function publishDep(data: string): Promise<void> {
-    const { mkdirSync } = await import("node:fs");
-    mkdirSync(join(depRepo, "dep"), { recursive: true });
-    writeFileSync(
-      join(depRepo, "dep", "Kptfile"),
-      "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: dep\n",
-    );
-    writeFileSync(
-      join(depRepo, "dep", "cm.yaml"),
-      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dep\ndata:\n  d: "${data}"\n`,
-    );
-    git(depRepo, "add", "-A");
-    git(depRepo, "commit", "-q", "-m", `dep ${data}`);
-  }
+  const publishDep = (data: string) =>
+    dep.publish("dep", {
+      Kptfile: "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: dep\n",
+      "cm.yaml": `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dep\ndata:\n  d: "${data}"\n`,
+    });
 
   // The subpackage is not named with a prefix of a root file (e.g. `dep` next to `deploy.yaml`):
   // kpt v1.0.0-beta.56 then leaves such root files unmerged, which porchlight does not copy.
@@ -197,8 +170,8 @@ describe("porchlight pkg update: subpackages with an upstream of their own", () 
         if (tool === "kpt") kpt(w, ...args);
         else expect((await porchlight(w, ...args)).code).toBe(0);
       };
-      await run("pkg", "get", `file://${box.up}.git/app@main`, "app");
-      await run("pkg", "get", `file://${depRepo}.git/dep@main`, "app/vendor");
+      await run("pkg", "get", box.url("app", "main"), "app");
+      await run("pkg", "get", dep.url("dep", "main"), "app/vendor");
       git(w, "add", "-A");
       git(w, "commit", "-q", "-m", "fetched");
       ws[tool] = w;

@@ -1,12 +1,12 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { seed, startForge } from "@porchlight/forge";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { apiCommand } from "../../src/cli/api.js";
 import { serveCommand } from "../../src/cli/serve.js";
 import { servePorchApiOnForge } from "../../src/cli/serve-porch-api.js";
 import { captureIO } from "../util/cli-io.js";
+import { useTempDirs } from "../util/temp-dirs.js";
 
 const modeOf = (path: string) => statSync(path).mode & 0o777;
 
@@ -20,15 +20,7 @@ async function until(done: () => boolean): Promise<void> {
  * was there before with a looser mode: `writeFile`'s mode applies only to a file it creates.
  */
 describe("the command line's secrets on disk", () => {
-  const dirs: string[] = [];
-  const tmp = () => {
-    const d = mkdtempSync(join(tmpdir(), "porchlight-private-"));
-    dirs.push(d);
-    return d;
-  };
-  afterEach(() => {
-    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-  });
+  const tmp = useTempDirs("porchlight-private-");
 
   it("porchlight api --kubeconfig writes the token 0600 over a kubeconfig that was 0644", async () => {
     const kubeconfig = join(tmp(), "config");

@@ -156,17 +156,7 @@ describe("porchlight repo: Porch's repository registrations, in git", () => {
 
     // published, it keeps its name, and its tag is under the directory, as Porch tags it
     expect((await w.rpkg(w.alice, ["propose", "edge.app.ws1", NS])).code).toBe(0);
-    const bot = w.octokit(w.bot);
-    for (const pr of (await bot.rest.pulls.list({ owner: "acme", repo: "deploy", state: "open" })).data)
-      for (const name of ["porchlight/render", "porchlight/guardrails"])
-        await bot.rest.checks.create({
-          owner: "acme",
-          repo: "deploy",
-          name,
-          head_sha: pr.head.sha,
-          status: "completed",
-          conclusion: "success",
-        });
+    await w.greenChecks("acme/deploy");
     // bob writes acme/deploy: registering it gave him read access to the namespace's registrations
     const unknown = await w.rpkg(w.bob, ["approve", "nowhere.app.ws1", NS]);
     expect(unknown.stderr).toContain(

@@ -1,8 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -14,6 +12,7 @@ import { writeTarGz } from "../../src/sources/tar.js";
 import { captureIO } from "../action/helpers.js";
 import { type RpkgWorld, rpkgWorld } from "../cli/rpkg/world.js";
 import { docBlock, shellSteps } from "../util/doc-blocks.js";
+import { type FileServer, serveFiles } from "../util/file-server.js";
 import { GIT_IDENTITY } from "../util/git-identity.js";
 import { hasRegistry, REGISTRY_MISSING, startRegistry, type TestRegistry } from "../util/registry.js";
 
@@ -39,7 +38,7 @@ describe.skipIf(!hasRegistry)(`docs/sources.md's commands ${REGISTRY_MISSING ?? 
   let w: RpkgWorld;
   let registry: TestRegistry;
   let login: TestRegistry;
-  let server: Server;
+  let server: FileServer;
   const served = new Map<string, Buffer>();
   let web = "";
   const digests: Record<string, string> = {};
@@ -99,13 +98,8 @@ describe.skipIf(!hasRegistry)(`docs/sources.md's commands ${REGISTRY_MISSING ?? 
       startRegistry(),
       startRegistry({ login: { username: "acme-bot", password: "s3cret" } }),
     ]);
-    server = createServer((req, res) => {
-      const body = served.get(req.url ?? "");
-      if (!body) return void res.writeHead(404).end();
-      res.writeHead(200).end(body);
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    web = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await serveFiles(served);
+    web = server.base;
     const client = new RegistryClient(registry.host);
     const annotations = {
       "org.opencontainers.image.source": "https://github.com/acme/blueprints",
@@ -145,7 +139,7 @@ describe.skipIf(!hasRegistry)(`docs/sources.md's commands ${REGISTRY_MISSING ?? 
     await w?.stop();
     await registry?.stop();
     await login?.stop();
-    await new Promise((resolve) => server?.close(resolve));
+    await server?.close();
   });
 
   it("pkg get from an image, a digest, a tarball and a directory of an archive; pkg diff and update; rpkg clone", async () => {

@@ -2,7 +2,7 @@ import { Octokit } from "@octokit/rest";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseVariantPullRequestBody } from "../../src/variants/index.js";
 import { configMap, kptfile, onChannels, packageVariant } from "../util/krm.js";
-import { rpkgAs, sweep, useWorld, type World } from "./harness.js";
+import { publishDraft, rpkgAs, sweep, useWorld, type World } from "./harness.js";
 
 const HELLO_KPTFILE = kptfile("hello", onChannels("stable"));
 const cm = (v: string) => configMap("hello", { greeting: v });
@@ -40,11 +40,8 @@ describe("downstream packages are package revisions (forge over HTTP and git)", 
     return comments.find((c) => c.body?.includes(`reply comment=${data.id}`))?.body ?? "";
   };
   let ws = 0;
-  const publishUpstream = async (greeting: string) => {
-    const { number } = await w.propose(`drafts/hello/ws${++ws}`, { "hello/cm.yaml": cm(greeting) });
-    const reply = await w.say("bob", number, "/approve");
-    if (!reply.includes("Published")) throw new Error(reply);
-  };
+  const publishUpstream = (greeting: string) =>
+    publishDraft(w, `drafts/hello/ws${++ws}`, { "hello/cm.yaml": cm(greeting) });
 
   const w = useWorld({
     ".porchlight/variants/dev.yaml": VARIANT,

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { kptfile, packageVariant, settings } from "../util/krm.js";
-import { fileOf, sweep, useWorld } from "./harness.js";
+import { fileOf, publishDraft, sweep, useWorld } from "./harness.js";
 
 /**
  * A person pushes to a fan-out pull request: fan-out stops updating it and says so (label and a line in
@@ -23,11 +23,7 @@ describe("a fan-out pull request someone else pushed to", () => {
     p.labels.map((l) => (typeof l === "string" ? l : l.name));
   const fileOnBranch = async () => (await fileOf(w, `${owner}/${repo}`, "basens/cm.yaml", BRANCH)).text;
   let ws = 0;
-  const publish = async (v: string) => {
-    const { number } = await w.propose(`drafts/basens/ws${++ws}`, { "basens/cm.yaml": cm(v) });
-    const reply = await w.say("bob", number, "/approve");
-    if (!reply.includes("Published")) throw new Error(reply);
-  };
+  const publish = (v: string) => publishDraft(w, `drafts/basens/ws${++ws}`, { "basens/cm.yaml": cm(v) });
 
   const w = useWorld({
     ".porchlight/variants/c1.yaml": VARIANT,

@@ -9,6 +9,7 @@ import {
   checkRuns,
   dashboardOf,
   expectRedeliveryWritesNothing,
+  publishDraft,
   sweep,
   useWorld,
 } from "./harness.js";
@@ -34,10 +35,7 @@ describe("fan-out across installations (forge over HTTP and git)", () => {
   let ws = 0;
   let approval = 0;
   const publishUpstream = async (greeting: string) => {
-    const { number } = await w.propose(`drafts/hello/ws${++ws}`, { "hello/cm.yaml": cm(greeting) });
-    const reply = await w.say("bob", number, "/approve");
-    if (!reply.includes("Published")) throw new Error(reply);
-    approval = number;
+    approval = await publishDraft(w, `drafts/hello/ws${++ws}`, { "hello/cm.yaml": cm(greeting) });
   };
   /** What the bot wrote: REST writes, and the heads of every branch of the downstreams. */
   const writes = () => botWrites(w);

@@ -7,6 +7,7 @@ import {
   checkRuns,
   dashboardOf,
   expectRedeliveryWritesNothing,
+  publishDraft,
   useWorld,
 } from "./harness.js";
 
@@ -69,10 +70,7 @@ describe("a repositorySelector across installations (forge over HTTP and git)", 
     w.forge.createUser("nowhere", { type: "Organization" });
     await w.forge.createRepo("nowhere/cluster-07", { files: { "README.md": "# x\n" } });
     await w.settle();
-    const { number } = await w.propose("drafts/hello/ws1", { "hello/cm.yaml": cm("v1") });
-    const reply = await w.say("bob", number, "/approve");
-    if (!reply.includes("Published")) throw new Error(reply);
-    approval = number;
+    approval = await publishDraft(w, "drafts/hello/ws1", { "hello/cm.yaml": cm("v1") });
   }, 120_000);
 
   it("proposes the package in every selected repository, in each installation as that installation", async () => {

@@ -3,7 +3,7 @@ import { parseDocument } from "yaml";
 import { parseCatalog, skip } from "../../src/catalog/index.js";
 import { parseVariantPullRequestBody } from "../../src/variants/index.js";
 import { configMap, kptfile, onChannels, packageVariant, topicSet } from "../util/krm.js";
-import { editFile, fileOf, sweep, useWorld, type World } from "./harness.js";
+import { editFile, fileOf, publishDraft, sweep, useWorld, type World } from "./harness.js";
 
 const KPTFILE = (channels?: string) => kptfile("basens", channels ? onChannels(channels) : "");
 const cm = (data: Record<string, string>) => configMap("settings", data);
@@ -37,12 +37,11 @@ describe("fan-out end to end (forge over HTTP and git)", () => {
   let ws = 0;
   /** A proposal of the upstream package, approved by alice: published through the bot. */
   const publish = async (files: Record<string, string>) => {
-    const { number } = await w.propose(
+    const number = await publishDraft(
+      w,
       `drafts/basens/ws${++ws}`,
       Object.fromEntries(Object.entries(files).map(([p, t]) => [`basens/${p}`, t])),
     );
-    const reply = await w.say("bob", number, "/approve");
-    if (!reply.includes("Published")) throw new Error(reply);
     expect((await rest().pulls.get({ owner, repo: "blueprints", pull_number: number })).data.merged).toBe(
       true,
     );

@@ -259,12 +259,13 @@ export function useWorld(files: Record<string, string>, opts: WorldOptions = {})
 
 /**
  * Publishes a revision the way a team does: alice pushes `files` to draft `branch` and proposes it, bob
- * approves; throws with the bot's reply when that did not publish.
+ * approves; the proposal's number, or a throw with the bot's reply when that did not publish.
  */
-export async function publishDraft(w: World, branch: string, files: Record<string, string>): Promise<void> {
+export async function publishDraft(w: World, branch: string, files: Record<string, string>): Promise<number> {
   const { number } = await w.propose(branch, files);
   const reply = await w.say("bob", number, "/approve");
   if (!reply.includes("Published")) throw new Error(reply);
+  return number;
 }
 
 /** The app's sweep (what its schedule runs every few minutes), then all it started, settled. */

@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import { packageVariant, settings } from "../util/krm.js";
 import { useStarted } from "../util/use-started.js";
-import { startWorld, sweep, sweepWrites, type World, type WorldOptions } from "./harness.js";
+import { publishDraft, startWorld, sweep, sweepWrites, type World, type WorldOptions } from "./harness.js";
 
 /**
  * A management repository `acme/blueprints` whose packages each fan out, through one PackageVariant
@@ -83,11 +83,7 @@ export async function startDevRollout(
     dashboard,
     labels: async () => (await dashboard()).labels.map((l) => (typeof l === "string" ? l : l.name)),
     publish: async (pkg, v) => {
-      const { number } = await w.propose(`drafts/${pkg}/v${++drafts}`, {
-        [`${pkg}/cm.yaml`]: settingsConfigMap(v),
-      });
-      const reply = await w.say("bob", number, "/approve");
-      if (!reply.includes("Published")) throw new Error(reply);
+      await publishDraft(w, `drafts/${pkg}/v${++drafts}`, { [`${pkg}/cm.yaml`]: settingsConfigMap(v) });
     },
     mergeAll: async () => {
       for (const p of await listVariantPulls(w))

@@ -1,7 +1,7 @@
 import { Octokit } from "@octokit/rest";
 import { beforeAll, describe, expect, it } from "vitest";
 import { packageVariant } from "../util/krm.js";
-import { useWorld } from "./harness.js";
+import { publishDraft, useWorld } from "./harness.js";
 
 /**
  * The issue's story on the embedded forge: three waves over 9 downstreams (3 dev, 3 staging, 3 prod),
@@ -100,11 +100,7 @@ describe("progressive rollout end to end (forge over HTTP and git, virtual clock
     await w.settle();
   };
   let ws = 0;
-  const publish = async (v: string) => {
-    const { number } = await w.propose(`drafts/basens/ws${++ws}`, { "basens/cm.yaml": cm(v) });
-    const reply = await w.say("bob", number, "/approve");
-    if (!reply.includes("Published")) throw new Error(reply);
-  };
+  const publish = (v: string) => publishDraft(w, `drafts/basens/ws${++ws}`, { "basens/cm.yaml": cm(v) });
 
   const w = useWorld(
     {

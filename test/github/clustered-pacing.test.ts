@@ -26,30 +26,39 @@ describe.skipIf(!hasRedis)(
       await dropPrefix(prefix);
     });
 
-    it("a write refused with retry-after holds the installation's writes in the other replica for the wait", async () => {
-      forge = await startForge();
-      prefix = testPrefix("secondary");
-      const creds = forge.createApp({ name: "porchlight", owner: "acme" });
-      forge.createUser("acme", { type: "Organization" });
-      await forge.createRepo("acme/r", { autoInit: true });
-      const installation = forge.createInstallation(creds.appId, "acme");
-      /** One replica's client for the installation: its own Bottleneck groups, clustered on Redis. */
-      const replica = async (): Promise<Rest> => {
+    /**
+     * A forge with acme/r and the app installed on acme, its Redis keys under a prefix of `name`; `replica`
+     * makes one replica's client for the installation: its own Bottleneck groups, clustered on Redis.
+     */
+    async function installed(name: string) {
+      const started = await startForge();
+      forge = started;
+      prefix = testPrefix(name);
+      const creds = started.createApp({ name: "porchlight", owner: "acme" });
+      started.createUser("acme", { type: "Organization" });
+      await started.createRepo("acme/r", { autoInit: true });
+      const installation = started.createInstallation(creds.appId, "acme");
+      const replica = async (rateLimitRetries: number): Promise<Rest> => {
         const pacing = clusteredPacing(TEST_REDIS_URL, `${prefix}-app`, () => {});
         closers.push(pacing.close);
         const probot = new Probot({
           appId: creds.appId,
           privateKey: creds.privateKeyPem,
-          baseUrl: forge!.apiUrl,
+          baseUrl: started.apiUrl,
           log: pino({ level: "silent" }),
-          Octokit: porchlightOctokit({ writeIntervalMs: 0, rateLimitRetries: 2, cluster: pacing.cluster }),
+          Octokit: porchlightOctokit({ writeIntervalMs: 0, rateLimitRetries, cluster: pacing.cluster }),
         });
         return (await probot.auth(installation.id)) as unknown as Rest;
       };
-      const [a, b] = [await replica(), await replica()];
+      return { forge: started, replica };
+    }
+
+    it("a write refused with retry-after holds the installation's writes in the other replica for the wait", async () => {
+      const { forge, replica } = await installed("secondary");
+      const [a, b] = [await replica(2), await replica(2)];
       const r = { owner: "acme", repo: "r" };
       await Promise.all([a.rest.repos.get(r), b.rest.repos.get(r)]);
-      const log = () => forge!.requestLog.entries.map((e) => `${e.method} ${e.path} ${e.status}`);
+      const log = () => forge.requestLog.entries.map((e) => `${e.method} ${e.path} ${e.status}`);
 
       // Replica a's write meets the secondary limit (retry-after 5 s); the limit then lifts.
       forge.rateLimit.secondary({ everyNthMutation: 1, retryAfter: 5 });
@@ -76,22 +85,7 @@ describe.skipIf(!hasRedis)(
     }, 30_000);
 
     it("an installation quiet until its pacing's keys expired in Redis writes again", async () => {
-      forge = await startForge();
-      prefix = testPrefix("pacing-expiry");
-      const creds = forge.createApp({ name: "porchlight", owner: "acme" });
-      forge.createUser("acme", { type: "Organization" });
-      await forge.createRepo("acme/r", { autoInit: true });
-      const installation = forge.createInstallation(creds.appId, "acme");
-      const pacing = clusteredPacing(TEST_REDIS_URL, `${prefix}-app`, () => {});
-      closers.push(pacing.close);
-      const probot = new Probot({
-        appId: creds.appId,
-        privateKey: creds.privateKeyPem,
-        baseUrl: forge.apiUrl,
-        log: pino({ level: "silent" }),
-        Octokit: porchlightOctokit({ writeIntervalMs: 0, rateLimitRetries: 0, cluster: pacing.cluster }),
-      });
-      const client = (await probot.auth(installation.id)) as unknown as Rest;
+      const client = await (await installed("pacing-expiry")).replica(0);
       const r = { owner: "acme", repo: "r" };
       await client.rest.issues.create({ ...r, title: "before" });
       // Bottleneck's keys of the installation's limiters expire after the group's timeout (5 minutes

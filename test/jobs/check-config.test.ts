@@ -4,16 +4,13 @@ import { repoName } from "../../src/jobs/context.js";
 import { noCredentials } from "../../src/sources/oci/credentials.js";
 import { OperatorCredentials } from "../../src/sources/oci/operator-credentials.js";
 import { fakeRepoWith } from "./fake-repo.js";
-import { jobContext } from "./helpers.js";
+import { proposalOf } from "./helpers.js";
 
 const BRANCH = "tune-config";
 
 function proposing(files: Record<string, string | null>) {
   const repo = fakeRepoWith({ "README.md": "hi\n", ".github/porchlight.yml": "mergeMethod: merge\n" });
-  repo.branch(BRANCH, "main");
-  repo.commit(BRANCH, files);
-  const pr = repo.openPull(BRANCH);
-  return { repo, pr, ctx: jobContext(repo) };
+  return proposalOf(repo, BRANCH, files);
 }
 
 describe("the configuration a pull request proposes", () => {

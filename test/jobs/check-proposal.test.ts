@@ -4,7 +4,7 @@ import { checkProposal } from "../../src/jobs/check-proposal/index.js";
 import { summarizePackage } from "../../src/jobs/check-proposal/summarize.js";
 import { type FileTree, treeFromText } from "../../src/kpt/tree.js";
 import { fakeRepoWith } from "./fake-repo.js";
-import { cm, jobContext, KPTFILE } from "./helpers.js";
+import { cm, jobContext, KPTFILE, proposalOf } from "./helpers.js";
 
 const BRANCH = "drafts/apps/web/edit-1";
 const R = "# rendered\n";
@@ -16,10 +16,7 @@ function setup(files: Record<string, string> = { "apps/web/cm.yaml": `${cm("web"
     "apps/web/cm.yaml": `${cm("web")}${R}`,
   });
   repo.refs.set("refs/tags/apps/web/v1", repo.resolve("main"));
-  repo.branch(branch, "main");
-  repo.commit(branch, files);
-  const pr = repo.openPull(branch);
-  return { repo, pr, ctx: jobContext(repo) };
+  return proposalOf(repo, branch, files);
 }
 
 describe("proposal checks", () => {

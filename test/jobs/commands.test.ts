@@ -1,18 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { checkProposal } from "../../src/jobs/check-proposal/index.js";
 import { runCommands } from "../../src/jobs/commands/index.js";
-import { checkedProposal, cm, PROPOSAL_BRANCH } from "./helpers.js";
+import { checkedProposal, cm, PROPOSAL_BRANCH, saying } from "./helpers.js";
 
 const BRANCH = PROPOSAL_BRANCH;
 
 async function setup() {
   const { repo, pr, ctx } = await checkedProposal();
-  const say = async (author: string, body: string) => {
-    const c = repo.addComment(pr.number, body);
-    await runCommands(ctx, { issue: pr.number, commentId: c.id, body, author });
-    return repo.comments.find((x) => x.body.includes(`reply comment=${c.id}`))?.body ?? "";
-  };
-  return { repo, pr, ctx, say };
+  return { repo, pr, ctx, say: saying(repo, pr.number, ctx) };
 }
 
 describe("slash-commands", () => {

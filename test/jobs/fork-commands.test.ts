@@ -3,7 +3,7 @@ import { checkProposal } from "../../src/jobs/check-proposal/index.js";
 import { runCommands } from "../../src/jobs/commands/index.js";
 import { publishProposal } from "../../src/jobs/publish/index.js";
 import { fakeRepoWith } from "./fake-repo.js";
-import { cm, jobContext, KPTFILE } from "./helpers.js";
+import { cm, jobContext, KPTFILE, saying } from "./helpers.js";
 
 /** What the fake renderer appends: a file ending so is rendered. */
 const R = "# rendered\n";
@@ -28,12 +28,7 @@ async function setup() {
   const ctx = jobContext(repo);
   // Its checks are green: what keeps it from publishing is the fork rule alone.
   expect(await checkProposal(ctx, { pull: pr.number })).toMatchObject({ render: true, guardrails: true });
-  const say = async (author: string, body: string) => {
-    const c = repo.addComment(pr.number, body);
-    await runCommands(ctx, { issue: pr.number, commentId: c.id, body, author });
-    return repo.comments.find((x) => x.body.includes(`reply comment=${c.id}`))?.body ?? "";
-  };
-  return { repo, pr, ctx, say };
+  return { repo, pr, ctx, say: saying(repo, pr.number, ctx) };
 }
 
 describe("a fork's pull request", () => {

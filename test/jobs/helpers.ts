@@ -1,6 +1,7 @@
 import { pino } from "pino";
 import { defaultConfig, type RepoConfig } from "../../src/config/resolve.js";
 import { checkProposal } from "../../src/jobs/check-proposal/index.js";
+import { runCommands } from "../../src/jobs/commands/index.js";
 import type { JobContext } from "../../src/jobs/context.js";
 import type { FollowUp, Outbox, PublishedEvent } from "../../src/jobs/outbox.js";
 import { FakeRenderer } from "./fake-renderer.js";
@@ -51,6 +52,23 @@ export function jobContext(port: FakeRepo, config: Partial<RepoConfig> = {}): Te
   };
 }
 
+/** A pull request into main from `branch`, made from main with `files` committed on it; a job context over `repo`. */
+export function proposalOf(repo: FakeRepo, branch: string, files: Record<string, string | null>) {
+  repo.branch(branch, "main");
+  repo.commit(branch, files);
+  const pr = repo.openPull(branch);
+  return { repo, pr, ctx: jobContext(repo) };
+}
+
+/** A comment by `author` on pull request `pull`, its slash-commands run: the bot's reply to it ("" for none). */
+export function saying(repo: FakeRepo, pull: number, ctx: JobContext) {
+  return async (author: string, body: string): Promise<string> => {
+    const c = repo.addComment(pull, body);
+    await runCommands(ctx, { issue: pull, commentId: c.id, body, author });
+    return repo.comments.find((x) => x.body.includes(`reply comment=${c.id}`))?.body ?? "";
+  };
+}
+
 /** The draft branch of checkedProposal's proposal. */
 export const PROPOSAL_BRANCH = "drafts/apps/web/edit-1";
 
@@ -63,10 +81,7 @@ export async function checkedProposal() {
   const repo = fakeRepoWith({ "apps/web/Kptfile": KPTFILE, "apps/web/cm.yaml": `${cm("web")}${rendered}` });
   repo.permissions.set("bob", "write");
   repo.permissions.set("rita", "read");
-  repo.branch(PROPOSAL_BRANCH, "main");
-  repo.commit(PROPOSAL_BRANCH, { "apps/web/new.yaml": `${cm("new")}${rendered}` });
-  const pr = repo.openPull(PROPOSAL_BRANCH);
-  const ctx = jobContext(repo);
-  await checkProposal(ctx, { pull: pr.number });
-  return { repo, pr, ctx };
+  const proposal = proposalOf(repo, PROPOSAL_BRANCH, { "apps/web/new.yaml": `${cm("new")}${rendered}` });
+  await checkProposal(proposal.ctx, { pull: proposal.pr.number });
+  return proposal;
 }

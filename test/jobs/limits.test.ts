@@ -3,7 +3,7 @@ import { DEFAULT_LIMITS } from "../../src/config/limits.js";
 import { checkProposal } from "../../src/jobs/check-proposal/index.js";
 import { KptRenderer } from "../../src/jobs/kpt-renderer/index.js";
 import { renderDraft } from "../../src/jobs/render-draft/index.js";
-import { fakeRepoWith } from "./fake-repo.js";
+import { type FakeRepo, fakeRepoWith } from "./fake-repo.js";
 import { cm, jobContext, KPTFILE } from "./helpers.js";
 
 const BRANCH = "drafts/apps/big/edit-1";
@@ -17,6 +17,13 @@ function draftOf(n: number) {
   const head = repo.commit(BRANCH, files);
   return { repo, head };
 }
+
+/** A job context over `repo` rendering for real (KptRenderer, not the fake), under the operator's limits and `limits`. */
+const renderingWithKpt = (repo: FakeRepo, limits: Partial<typeof DEFAULT_LIMITS>) => ({
+  ...jobContext(repo),
+  renderer: new KptRenderer(),
+  operatorLimits: { ...DEFAULT_LIMITS, ...limits },
+});
 
 describe("what one package may cost", () => {
   it("a draft over the file limit fails its render check naming the limit, the figure and the setting, unread", async () => {
@@ -49,11 +56,7 @@ describe("what one package may cost", () => {
 
   it("counts resources before any function runs: over the limit, nothing is rendered or pushed", async () => {
     const { repo, head } = draftOf(12);
-    const ctx = {
-      ...jobContext(repo),
-      renderer: new KptRenderer(),
-      operatorLimits: { ...DEFAULT_LIMITS, packageResources: 10 },
-    };
+    const ctx = renderingWithKpt(repo, { packageResources: 10 });
     const outcome = await renderDraft(ctx, { branch: BRANCH });
     expect(outcome.kind).toBe("failed");
     expect(repo.resolve(BRANCH)).toBe(head);
@@ -66,11 +69,7 @@ describe("what one package may cost", () => {
 
   it("counts resources, not the Kptfile: a package of exactly the limit renders", async () => {
     const { repo, head } = draftOf(10);
-    const ctx = {
-      ...jobContext(repo),
-      renderer: new KptRenderer(),
-      operatorLimits: { ...DEFAULT_LIMITS, packageResources: 10 },
-    };
+    const ctx = renderingWithKpt(repo, { packageResources: 10 });
     const outcome = await renderDraft(ctx, { branch: BRANCH });
     expect(outcome).toEqual({ kind: "clean", headSha: head });
     const [run] = repo.runsOn(head, "porchlight/render");

@@ -5,28 +5,17 @@ import { mergedDrafts } from "../../src/jobs/publish/merged-drafts.js";
 import { reconcileRepo } from "../../src/jobs/reconcile.js";
 import { DELETED_LABEL, DELETION_LABEL } from "../../src/lifecycle/labels.js";
 import { formatDeletionProposal } from "../../src/lifecycle/revision-deletion.js";
-import { fakeRepoWith } from "./fake-repo.js";
-import { cm, jobContext, KPTFILE } from "./helpers.js";
+import { checkedProposal, cm, PROPOSAL_BRANCH } from "./helpers.js";
 
-const BRANCH = "drafts/apps/web/edit-1";
+const BRANCH = PROPOSAL_BRANCH;
 const R = "# rendered\n";
 
-async function proposal() {
-  const repo = fakeRepoWith({ "apps/web/Kptfile": KPTFILE, "apps/web/cm.yaml": `${cm("web")}${R}` });
-  repo.permissions.set("bob", "write");
-  repo.branch(BRANCH, "main");
-  repo.commit(BRANCH, { "apps/web/new.yaml": `${cm("new")}${R}` });
-  const pr = repo.openPull(BRANCH);
-  const ctx = jobContext(repo);
-  await checkProposal(ctx, { pull: pr.number });
-  return { repo, pr, ctx };
-}
 const approve = { kind: "command", user: "bob" } as const;
 const hasBranch = (repo: { refs: Map<string, string> }, b: string) => repo.refs.has(`refs/heads/${b}`);
 
 describe("publish leaves no draft behind, and finishes after a crash", () => {
   it("deletes the draft branch once the revision is merged and tagged", async () => {
-    const { repo, pr, ctx } = await proposal();
+    const { repo, pr, ctx } = await checkedProposal();
     expect(await publishProposal(ctx, { pull: pr.number, request: approve })).toMatchObject({
       kind: "published",
       tag: "apps/web/v1",
@@ -36,7 +25,7 @@ describe("publish leaves no draft behind, and finishes after a crash", () => {
   });
 
   it("a run after a crash between tagging and the branch deletion queues the fan-out again and deletes the branch", async () => {
-    const { repo, pr, ctx } = await proposal();
+    const { repo, pr, ctx } = await checkedProposal();
     const merge = await repo.mergePull(pr.number, { sha: pr.headSha, method: "merge" });
     await repo.createTag("apps/web/v1", merge);
     const outcome = await publishProposal(ctx, { pull: pr.number, request: approve });
@@ -51,7 +40,7 @@ describe("publish leaves no draft behind, and finishes after a crash", () => {
   });
 
   it("keeps a branch that moved after the merge: its new commits are a draft again", async () => {
-    const { repo, pr, ctx } = await proposal();
+    const { repo, pr, ctx } = await checkedProposal();
     await repo.mergePull(pr.number, { sha: pr.headSha, method: "merge" });
     repo.commit(BRANCH, { "apps/web/later.yaml": cm("later") });
     await publishProposal(ctx, { pull: pr.number, request: approve });
@@ -60,7 +49,7 @@ describe("publish leaves no draft behind, and finishes after a crash", () => {
   });
 
   it("never tags a merge whose package holds conflict markers (merged past the failing check), run or sweep", async () => {
-    const { repo, pr, ctx } = await proposal();
+    const { repo, pr, ctx } = await checkedProposal();
     repo.commit(BRANCH, { "apps/web/README.md": "a\n<<<<<<< local\nb\n=======\nc\n>>>>>>> upstream\n" });
     const head = repo.resolve(`refs/heads/${BRANCH}`);
     await repo.mergePull(pr.number, { sha: head, method: "merge" });
@@ -75,7 +64,7 @@ describe("publish leaves no draft behind, and finishes after a crash", () => {
   });
 
   it("deletes the branch of an approved deletion proposal too", async () => {
-    const { repo, pr, ctx } = await proposal();
+    const { repo, pr, ctx } = await checkedProposal();
     await publishProposal(ctx, { pull: pr.number, request: approve });
     repo.branch("drafts/apps/web/delete-v1", "main");
     repo.commit("drafts/apps/web/delete-v1", { "apps/web/Kptfile": null, "apps/web/cm.yaml": null });
@@ -88,7 +77,7 @@ describe("publish leaves no draft behind, and finishes after a crash", () => {
   });
 
   it("an approved revision deletion deletes its tag only while it points at the proposed commit, idempotently", async () => {
-    const { repo, pr, ctx } = await proposal();
+    const { repo, pr, ctx } = await checkedProposal();
     await publishProposal(ctx, { pull: pr.number, request: approve });
     const tagged = repo.tags()["apps/web/v1"] as string;
     const branch = "deletionProposed/apps/web/edit-1";
@@ -114,7 +103,7 @@ describe("publish leaves no draft behind, and finishes after a crash", () => {
   });
 
   it("the sweep finishes a revision deletion that crashed after the tag went; a moved tag is never deleted", async () => {
-    const { repo, pr, ctx } = await proposal();
+    const { repo, pr, ctx } = await checkedProposal();
     await publishProposal(ctx, { pull: pr.number, request: approve });
     const tagged = repo.tags()["apps/web/v1"] as string;
     const branch = "deletionProposed/apps/web/edit-1";
@@ -149,7 +138,7 @@ describe("publish leaves no draft behind, and finishes after a crash", () => {
   });
 
   it("the sweep finishes a publish that crashed between the merge and the tag, and renders no merged draft", async () => {
-    const { repo, pr, ctx } = await proposal();
+    const { repo, pr, ctx } = await checkedProposal();
     const other = "drafts/apps/web/other";
     repo.branch(other, "main");
     repo.commit(other, { "apps/web/o.yaml": `${cm("o")}${R}` });
@@ -167,7 +156,7 @@ describe("publish leaves no draft behind, and finishes after a crash", () => {
   });
 
   it("the sweep answers the /approve and the approving review whose job died between the merge and the tag, once", async () => {
-    const { repo, pr, ctx } = await proposal();
+    const { repo, pr, ctx } = await checkedProposal();
     repo.permissions.set("carol", "write");
     const asked = repo.addComment(pr.number, "Looks good.\n/approve", "bob");
     const chat = repo.addComment(pr.number, "thanks!", "alice");
@@ -189,7 +178,7 @@ describe("publish leaves no draft behind, and finishes after a crash", () => {
   });
 
   it("the sweep tags a recent merge whose branch GitHub deleted at the merge, before the bot could tag", async () => {
-    const { repo, pr, ctx } = await proposal();
+    const { repo, pr, ctx } = await checkedProposal();
     const merge = await repo.mergePull(pr.number, { sha: pr.headSha, method: "merge" });
     await repo.deleteBranch(BRANCH);
     const result = await reconcileRepo(ctx);
@@ -201,7 +190,7 @@ describe("publish leaves no draft behind, and finishes after a crash", () => {
   });
 
   it("never tags a merge older than the package's latest revision: a higher number on older content would roll it back", async () => {
-    const { repo, pr, ctx } = await proposal();
+    const { repo, pr, ctx } = await checkedProposal();
     await repo.mergePull(pr.number, { sha: pr.headSha, method: "merge" });
     // Meanwhile another proposal of the package was published as v1 on top of that merge.
     const later = "drafts/apps/web/later";
@@ -223,7 +212,7 @@ describe("publish leaves no draft behind, and finishes after a crash", () => {
   });
 
   it("finds the drafts left at a merged head, asking only about branches without an open proposal", async () => {
-    const { repo, pr, ctx } = await proposal();
+    const { repo, pr, ctx } = await checkedProposal();
     await repo.mergePull(pr.number, { sha: pr.headSha, method: "merge" });
     repo.branch("drafts/apps/web/moved", "main");
     const moved = repo.openPull("drafts/apps/web/moved");
@@ -244,7 +233,7 @@ describe("publish leaves no draft behind, and finishes after a crash", () => {
 describe("a deleted revision stays deleted (issue #67)", () => {
   /** v1 published from the proposal, then its deletion proposal (naming `commit`, default its tag's). */
   async function publishedThenProposedForDeletion(commit?: string) {
-    const { repo, pr, ctx } = await proposal();
+    const { repo, pr, ctx } = await checkedProposal();
     await publishProposal(ctx, { pull: pr.number, request: approve });
     const tagged = repo.tags()["apps/web/v1"] as string;
     const branch = "deletionProposed/apps/web/edit-1";

@@ -1,16 +1,7 @@
+import { xorshift } from "./gen/resources.js";
 import type { Triple } from "./kpt-oracle.js";
 
 /** Seeded random (original, updated, local-edit) triples of Deployments, Services, ConfigMaps and CRs. */
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 4294967296;
-  };
-}
 
 interface Res {
   kind: "Deployment" | "Service" | "ConfigMap" | "Widget";
@@ -77,7 +68,7 @@ function mutate(r: Res, rand: () => number, tag: string): Res {
 const FLAGS = ["yes", "no", "on", "off", "true", "'on'", '"no"', "plain", "~"];
 
 export function generateTriple(seed: number): Triple {
-  const rand = rng(seed * 7919 + 17);
+  const rand = xorshift(seed * 7919 + 17);
   const kinds: Res["kind"][] = ["Deployment", "Service", "ConfigMap", "Widget"];
   const n = 2 + Math.floor(rand() * 3);
   const base: Res[] = Array.from({ length: n }, (_, i) => ({

@@ -1,7 +1,4 @@
-import { execFile } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import {
   CustomObjectsApi,
   type Informer,
@@ -13,6 +10,9 @@ import {
   setHeaderOptions,
 } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pushDraft } from "../util/git-draft.js";
+import { gitAs } from "../util/git-identity.js";
+import { eventually } from "../util/waits.js";
 import { type ApiWorld, apiWorld } from "./world.js";
 
 const GROUP = "porch.kpt.dev";
@@ -64,29 +64,10 @@ function autoProposer(kc: KubeConfig) {
   return { informer, api, acted, deleted, errors };
 }
 
-/** Resolves when `check` holds, looking again every 50 ms (the test's timeout bounds it). */
-const until = (check: () => boolean) =>
-  new Promise<void>((resolve) => {
-    const look = () => (check() ? resolve() : setTimeout(look, 50));
-    look();
-  });
-
 describe("a watch-driven controller on @kubernetes/client-node against Porch's API", () => {
   let w: ApiWorld;
   let c: ReturnType<typeof autoProposer>;
-  // asynchronous: the forge answers git in this process
-  const git = (cwd: string, ...args: string[]) =>
-    promisify(execFile)("git", args, {
-      cwd,
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: w.tmp,
-        GIT_AUTHOR_NAME: "Bob",
-        GIT_AUTHOR_EMAIL: "bob@example.com",
-        GIT_COMMITTER_NAME: "Bob",
-        GIT_COMMITTER_EMAIL: "bob@example.com",
-      },
-    });
+  const git = gitAs("Bob");
   const revision = (name: string) => c.informer.get(name, "acme");
 
   beforeAll(async () => {
@@ -116,7 +97,8 @@ describe("a watch-driven controller on @kubernetes/client-node against Porch's A
     })) as Revision;
     expect(made.metadata?.name).toBe("deploy.app.v1");
     // one patch, two writes in git (the proposal, then the label): the informer sees both
-    await until(
+    await eventually(
+      "the draft proposed and labelled",
       () =>
         revision("deploy.app.v1")?.spec?.lifecycle === "Proposed" &&
         revision("deploy.app.v1")?.metadata?.labels !== undefined,
@@ -131,16 +113,18 @@ describe("a watch-driven controller on @kubernetes/client-node against Porch's A
   it("sees a draft made by a plain git push to the forge and proposes it; sees its branch deleted", async () => {
     const dir = join(w.tmp, "deploy-clone");
     await git(w.tmp, "clone", "-q", w.forge.cloneUrl("acme/deploy", w.bob), dir);
-    await git(dir, "checkout", "-q", "-b", "drafts/pushed/ws1");
-    mkdirSync(join(dir, "pushed"));
-    writeFileSync(
-      join(dir, "pushed", "Kptfile"),
-      "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: pushed\ninfo:\n  description: pushed with git\n",
+    await pushDraft(
+      git,
+      dir,
+      "drafts/pushed/ws1",
+      {
+        "pushed/Kptfile":
+          "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: pushed\ninfo:\n  description: pushed with git\n",
+      },
+      "pushed: a draft made with git",
     );
-    await git(dir, "add", ".");
-    await git(dir, "commit", "-q", "-m", "pushed: a draft made with git");
-    await git(dir, "push", "-q", "origin", "drafts/pushed/ws1");
-    await until(
+    await eventually(
+      "the pushed draft proposed and labelled",
       () =>
         revision("deploy.pushed.ws1")?.spec?.lifecycle === "Proposed" &&
         revision("deploy.pushed.ws1")?.metadata?.labels !== undefined,
@@ -149,19 +133,22 @@ describe("a watch-driven controller on @kubernetes/client-node against Porch's A
     expect(c.acted.filter((n) => n === "deploy.pushed.ws1").length).toBeGreaterThanOrEqual(1);
 
     // a revision deleted outside the API: a delete event, and gone from the informer's cache
-    await git(dir, "checkout", "-q", "-b", "drafts/doomed/ws1", "main");
-    mkdirSync(join(dir, "doomed"));
-    writeFileSync(
-      join(dir, "doomed", "Kptfile"),
-      "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: doomed\n",
-    );
-    await git(dir, "add", ".");
-    await git(dir, "commit", "-q", "-m", "doomed");
     // pushed to blueprints, whose drafts the controller leaves alone
-    await git(dir, "push", "-q", w.forge.cloneUrl("acme/blueprints", w.bob), "drafts/doomed/ws1");
-    await until(() => revision("blueprints.doomed.ws1") !== undefined);
-    await git(dir, "push", "-q", w.forge.cloneUrl("acme/blueprints", w.bob), "--delete", "drafts/doomed/ws1");
-    await until(() => c.deleted.includes("blueprints.doomed.ws1"));
+    const blueprints = w.forge.cloneUrl("acme/blueprints", w.bob);
+    await pushDraft(
+      git,
+      dir,
+      "drafts/doomed/ws1",
+      { "doomed/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: doomed\n" },
+      "doomed",
+      { from: "main", to: blueprints },
+    );
+    await eventually(
+      "the doomed draft in the informer",
+      () => revision("blueprints.doomed.ws1") !== undefined,
+    );
+    await git(dir, "push", "-q", blueprints, "--delete", "drafts/doomed/ws1");
+    await eventually("the doomed draft's delete event", () => c.deleted.includes("blueprints.doomed.ws1"));
     expect(revision("blueprints.doomed.ws1")).toBeUndefined();
     expect(c.errors).toEqual([]);
   }, 120_000);

@@ -1,7 +1,5 @@
-import { execFile } from "node:child_process";
 import { request } from "node:https";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import {
   CustomObjectsApi,
   KubeConfig,
@@ -13,6 +11,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isSeq, parseDocument } from "yaml";
 import { startPorchApi } from "../../src/cli/api.js";
+import { gitAs } from "../util/git-identity.js";
+import { eventually } from "../util/waits.js";
 import { type ApiWorld, apiWorld } from "./world.js";
 
 const GROUP = "porch.kpt.dev";
@@ -190,7 +190,7 @@ describe("Porch's PackageVariant and Nephio's approval controllers on @kubernete
           },
         },
       });
-      await until(() =>
+      await eventually("the watch's MODIFIED event with conditions", () =>
         events.some((e) => e.type === "MODIFIED" && e.obj.metadata.name === NAME && e.obj.status?.conditions),
       );
     } finally {
@@ -292,7 +292,7 @@ describe("Porch's PackageVariant and Nephio's approval controllers on @kubernete
   it("refuses porchctl's approval while a gate is not met, and approves once it is", async () => {
     // a specializer turns the condition back to False on the proposal's branch
     const dir = join(w.tmp, "edge-clone");
-    await git(w, w.tmp, "clone", "-q", "-b", "drafts/edge/v1", w.forge.cloneUrl("acme/deploy", w.bob), dir);
+    await git(w.tmp, "clone", "-q", "-b", "drafts/edge/v1", w.forge.cloneUrl("acme/deploy", w.bob), dir);
     const kptfile = (await resources()).spec.resources.Kptfile ?? "";
     const flip = async (from: string, to: string) => {
       const { writeFileSync } = await import("node:fs");
@@ -300,8 +300,8 @@ describe("Porch's PackageVariant and Nephio's approval controllers on @kubernete
         join(dir, "edge", "Kptfile"),
         (await resources()).spec.resources.Kptfile?.replace(from, to) ?? "",
       );
-      await git(w, dir, "commit", "-qam", `edge: condition ${to}`);
-      await git(w, dir, "push", "-q", "origin", "drafts/edge/v1");
+      await git(dir, "commit", "-qam", `edge: condition ${to}`);
+      await git(dir, "push", "-q", "origin", "drafts/edge/v1");
     };
     expect(kptfile).toContain('status: "True"');
     await flip('status: "True"', 'status: "False"');
@@ -468,26 +468,7 @@ describe("Porch's PackageVariant and Nephio's approval controllers on @kubernete
   }, 120_000);
 });
 
-/** Resolves when `check` holds, looking again every 50 ms (the test's timeout bounds it). */
-const until = (check: () => boolean) =>
-  new Promise<void>((resolve) => {
-    const look = () => (check() ? resolve() : setTimeout(look, 50));
-    look();
-  });
-
-/** git as bob, asynchronously (the forge answers git in this process). */
-const git = (w: ApiWorld, cwd: string, ...args: string[]) =>
-  promisify(execFile)("git", args, {
-    cwd,
-    env: {
-      PATH: process.env.PATH ?? "",
-      HOME: w.tmp,
-      GIT_AUTHOR_NAME: "Bob",
-      GIT_AUTHOR_EMAIL: "bob@example.com",
-      GIT_COMMITTER_NAME: "Bob",
-      GIT_COMMITTER_EMAIL: "bob@example.com",
-    },
-  });
+const git = gitAs("Bob");
 
 function httpsGet(url: string, ca: string, token: string): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -1,7 +1,6 @@
-import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rows } from "../cli/rpkg/world.js";
-import { KUBECTL_MISSING } from "../util/kubectl.js";
+import { KUBECTL_MISSING, kubectlWatch } from "../util/kubectl.js";
 import { type ApiWorld, apiWorld } from "./world.js";
 
 const NAME = "blueprints.web.first";
@@ -266,17 +265,7 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("Porch's API written with kubectl
     const proposed = await moveTo("alice", "Proposed");
     expect(proposed).toMatchObject({ code: 0, stdout: `packagerevision.porch.kpt.dev/${NAME} patched\n` });
     // the bot's checks, green on the proposal's head (as the app would report them)
-    const gh = w.octokit(w.bot);
-    const [pr] = (await gh.rest.pulls.list({ owner: "acme", repo: "blueprints", state: "open" })).data;
-    for (const name of ["porchlight/render", "porchlight/guardrails"])
-      await gh.rest.checks.create({
-        owner: "acme",
-        repo: "blueprints",
-        name,
-        head_sha: pr?.head.sha ?? "",
-        status: "completed",
-        conclusion: "success",
-      });
+    await w.greenChecks("acme/blueprints");
     const waiting = w.kubectl("alice", [
       "wait",
       "packagerevision",
@@ -397,32 +386,29 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("Porch's API written with kubectl
   });
 
   it("shows in kubectl get -w a draft made outside the API", async () => {
-    const child = spawn("kubectl", ["get", "packagerevisions", "-w", "--output-watch-events"], {
-      env: { PATH: process.env.PATH ?? "", HOME: w.tmp, KUBECONFIG: w.kubeconfig("carol") },
+    const watch = kubectlWatch("packagerevisions", {
+      PATH: process.env.PATH ?? "",
+      HOME: w.tmp,
+      KUBECONFIG: w.kubeconfig("carol"),
     });
-    let out = "";
-    child.stdout.on("data", (c: Buffer) => {
-      out += c.toString();
-    });
-    const seen = (text: string) =>
-      new Promise<void>((resolve) => {
-        const look = () => (out.includes(text) ? resolve() : setTimeout(look, 50));
-        look();
-      });
     try {
-      await seen(NAME);
+      await watch.shows(NAME);
       expect(
         (await w.rpkg(w.alice, ["init", "outside", "--repository=acme/deploy", "--workspace=ws"])).code,
       ).toBe(0);
-      await seen("deploy.outside.ws");
-      expect(
-        out
-          .split("\n")
-          .find((l) => l.includes("deploy.outside.ws"))
-          ?.split(/\s+/),
-      ).toEqual(["ADDED", "deploy.outside.ws", "outside", "ws", "0", "false", "Draft", "deploy"]);
+      await watch.shows("deploy.outside.ws");
+      expect(watch.line("deploy.outside.ws")).toEqual([
+        "ADDED",
+        "deploy.outside.ws",
+        "outside",
+        "ws",
+        "0",
+        "false",
+        "Draft",
+        "deploy",
+      ]);
     } finally {
-      child.kill();
+      watch.stop();
     }
   });
 });

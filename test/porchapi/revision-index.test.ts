@@ -4,21 +4,11 @@ import { request } from "node:https";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gitAs, identity } from "../util/git-identity.js";
 import { until as waitFor } from "../util/waits.js";
 import { type ApiWorld, apiWorld } from "./world.js";
 
-const run = promisify(execFile);
-const git = (cwd: string, ...args: string[]) =>
-  run("git", args, {
-    cwd,
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: "alice",
-      GIT_AUTHOR_EMAIL: "alice@example.com",
-      GIT_COMMITTER_NAME: "alice",
-      GIT_COMMITTER_EMAIL: "alice@example.com",
-    },
-  });
+const git = gitAs("alice");
 
 const REVISIONS = "/apis/porch.kpt.dev/v1alpha1/namespaces/acme/packagerevisions";
 const DRAFTS = 8;
@@ -222,9 +212,14 @@ describe("Porch's API from the index of package revisions (porchlight api, no we
         writeFileSync(join(clone, path), text);
       }
       await git(clone, "add", ".");
-      await run("git", ["commit", "-q", "-m", `main on ${day}`], {
+      await promisify(execFile)("git", ["commit", "-q", "-m", `main on ${day}`], {
         cwd: clone,
-        env: { ...process.env, GIT_AUTHOR_DATE: `${day}T00:00:00Z`, GIT_COMMITTER_DATE: `${day}T00:00:00Z` },
+        env: {
+          ...process.env,
+          ...identity("alice"),
+          GIT_AUTHOR_DATE: `${day}T00:00:00Z`,
+          GIT_COMMITTER_DATE: `${day}T00:00:00Z`,
+        },
       });
       await git(clone, "push", "-q", "origin", "HEAD:main");
     };

@@ -1,7 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import type { Server } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -10,9 +9,9 @@ import { RegistryClient } from "../../src/sources/oci/client.js";
 import { pushPackage } from "../../src/sources/oci/package.js";
 import { writeTarGz } from "../../src/sources/tar.js";
 import { git, porchlightWith, Sandbox } from "../cli/pkg-fixture.js";
+import { type FileServer, serveFiles } from "../util/file-server.js";
 import { KPT_MISSING } from "../util/kpt.js";
 import { hasRegistry, REGISTRY_MISSING, startRegistry, type TestRegistry } from "../util/registry.js";
-import { hostOf, listen } from "../util/registry-proxy.js";
 
 const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\n";
 const cm = (replicas: string, extra = "") =>
@@ -232,20 +231,16 @@ describe.skipIf(!hasRegistry)(`pkg get|update|diff from a real registry ${REGIST
 
 describe("pkg get|update from an https tarball", () => {
   let box: Sandbox;
-  let server: Server;
+  let server: FileServer;
   const served = new Map<string, Buffer>();
 
   beforeAll(async () => {
     box = new Sandbox();
-    server = await listen((req, res) => {
-      const body = served.get(req.url ?? "");
-      res.writeHead(body ? 200 : 404);
-      res.end(body);
-    });
+    server = await serveFiles(served);
   });
-  afterAll(() => {
-    server?.close();
+  afterAll(async () => {
     box?.close();
+    await server?.close();
   });
 
   it("fetches a tarball made by tar(1) pinned by sha256, refuses a wrong pin, and updates to a new URL", async () => {
@@ -257,7 +252,7 @@ describe("pkg get|update from an https tarball", () => {
     const sha1 = createHash("sha256")
       .update(served.get("/pkg-1.0.tar.gz") ?? "")
       .digest("hex");
-    const base = `http://${hostOf(server)}`;
+    const { base } = server;
     const cwd = box.dir("consumer-tar", true);
 
     const wrong = await run(

@@ -1,6 +1,4 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -9,6 +7,7 @@ import { RegistryClient } from "../../src/sources/oci/client.js";
 import { pushPackage } from "../../src/sources/oci/package.js";
 import { writeTarGz } from "../../src/sources/tar.js";
 import { type RpkgWorld, rpkgWorld } from "../cli/rpkg/world.js";
+import { type FileServer, serveFiles } from "../util/file-server.js";
 import { hasRegistry, REGISTRY_MISSING, startRegistry, type TestRegistry } from "../util/registry.js";
 
 const DOWN = "--repository=acme/deploy";
@@ -24,7 +23,7 @@ const files = (color: string) => ({
 describe("rpkg upgrade of a package cloned from an OCI image or a tarball", () => {
   let w: RpkgWorld;
   let registry: TestRegistry | undefined;
-  let server: Server;
+  let server: FileServer;
   const served = new Map<string, Buffer>();
   let base = "";
   /** rpkg as alice, the operator allowing the test's tarball server and registry (both on loopback). */
@@ -56,18 +55,13 @@ describe("rpkg upgrade of a package cloned from an OCI image or a tarball", () =
 
   beforeAll(async () => {
     [w, registry] = await Promise.all([rpkgWorld(), hasRegistry ? startRegistry() : undefined]);
-    server = createServer((req, res) => {
-      const body = served.get(req.url ?? "");
-      if (!body) return void res.writeHead(404).end();
-      res.writeHead(200).end(body);
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await serveFiles(served);
+    base = server.base;
   });
   afterAll(async () => {
     await w?.stop();
     await registry?.stop();
-    await new Promise((resolve) => server?.close(resolve));
+    await server?.close();
   });
 
   it.skipIf(!hasRegistry)(

@@ -1,4 +1,5 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { eventually } from "./waits.js";
 
 /**
  * The one answer to "can the tests drive the real kubectl here?", as test/util/kpt.ts answers for kpt:
@@ -30,4 +31,28 @@ if (KUBECTL_MISSING) console.warn(`skipping the tests with kubectl: ${KUBECTL_MI
 export function kubectlVersion(): string {
   const r = spawnSync("kubectl", ["version", "--client"], { stdio: "pipe", encoding: "utf8" });
   return r.stdout.split("\n")[0] ?? "";
+}
+
+/**
+ * `kubectl get RESOURCE -w --output-watch-events` with `env` (its PATH, HOME and KUBECONFIG): a wait for
+ * a text in what it has printed, the words of the line naming a text, and its stop.
+ */
+export function kubectlWatch(
+  resource: string,
+  env: NodeJS.ProcessEnv,
+): { shows(text: string): Promise<void>; line(text: string): string[] | undefined; stop(): void } {
+  const child = spawn("kubectl", ["get", resource, "-w", "--output-watch-events"], { env });
+  let out = "";
+  child.stdout.on("data", (c: Buffer) => {
+    out += c.toString();
+  });
+  return {
+    shows: (text) => eventually(`kubectl get ${resource} -w printing ${text}`, () => out.includes(text)),
+    line: (text) =>
+      out
+        .split("\n")
+        .find((l) => l.includes(text))
+        ?.split(/\s+/),
+    stop: () => child.kill(),
+  };
 }

@@ -21,3 +21,11 @@ export async function until(
   }
   throw new Error(`never happened: ${what}`);
 }
+
+/**
+ * `until` for what a server does over real HTTP and git, or a client sees of it: asked every 50 ms, for
+ * `ms` at the most (two minutes, the longest a test of such a world is given).
+ */
+export function eventually(what: string, ok: () => boolean | Promise<boolean>, ms = 120_000): Promise<void> {
+  return until(ok, what, 50, Math.ceil(ms / 50));
+}

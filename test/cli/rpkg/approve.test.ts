@@ -10,20 +10,6 @@ describe("rpkg approve publishes through the bot's publish job", () => {
     await w.rpkg(w.alice, ["init", "app", R, "--workspace=w1"]);
   });
 
-  const greenChecks = async () => {
-    const gh = w.octokit(w.bot);
-    const [pr] = (await gh.rest.pulls.list({ ...repo, state: "open" })).data;
-    for (const name of ["porchlight/render", "porchlight/guardrails"]) {
-      await gh.rest.checks.create({
-        ...repo,
-        name,
-        head_sha: pr?.head.sha as string,
-        status: "completed",
-        conclusion: "success",
-      });
-    }
-  };
-
   it("refuses a draft, naming propose", async () => {
     const r = await w.rpkg(w.bob, ["approve", "blueprints.app.w1", R]);
     expect(r.code).toBe(1);
@@ -60,7 +46,7 @@ describe("rpkg approve publishes through the bot's publish job", () => {
     await gh.rest.git.updateRef({ ...repo, ref: "heads/main", sha: commit.data.sha });
     // approve runs before the bot has checked the head; the checks complete while it waits.
     const approving = w.rpkg(w.alice, ["approve", "blueprints.app.w1", R]);
-    await greenChecks();
+    await w.greenChecks("acme/blueprints");
     const r = await approving;
     expect(r.code).toBe(1);
     expect(r.stderr).not.toContain("has not run");
@@ -71,17 +57,7 @@ describe("rpkg approve publishes through the bot's publish job", () => {
     const D = "--repository=acme/deploy";
     await w.rpkg(w.alice, ["init", "base", D, "--workspace=first"]);
     await w.rpkg(w.alice, ["propose", "deploy.base.first", D]);
-    const gh = w.octokit(w.bot);
-    const [pr] = (await gh.rest.pulls.list({ owner: "acme", repo: "deploy", state: "open" })).data;
-    for (const name of ["porchlight/render", "porchlight/guardrails"])
-      await gh.rest.checks.create({
-        owner: "acme",
-        repo: "deploy",
-        name,
-        head_sha: pr?.head.sha as string,
-        status: "completed",
-        conclusion: "success",
-      });
+    await w.greenChecks("acme/deploy");
     const r = await w.rpkg(w.alice, ["approve", "deploy.base.first", D]);
     expect(r).toEqual({ code: 0, stdout: "deploy.base.first approved\n", stderr: "" });
     expect(rows((await w.rpkg(w.alice, ["get", D, "deploy.base.first"])).stdout)).toEqual([
@@ -111,7 +87,7 @@ describe("rpkg approve publishes through the bot's publish job", () => {
 
   it("approving the deletion of the .main revision removes the package from main; its revision stays", async () => {
     expect((await w.rpkg(w.alice, ["propose-delete", "blueprints.app.main", R])).code).toBe(0);
-    await greenChecks();
+    await w.greenChecks("acme/blueprints");
     const r = await w.rpkg(w.bob, ["approve", "blueprints.app.main", R]);
     expect(r).toMatchObject({ code: 0, stdout: "blueprints.app.main approved\n" });
     const gone = await w

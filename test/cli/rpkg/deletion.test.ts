@@ -52,18 +52,6 @@ describe("rpkg propose-delete and del, one revision at a time, as Porch", () => 
   const tags = async () =>
     (await gh().rest.git.listMatchingRefs({ ...repo, ref: "tags/app/" })).data.map((t) => t.ref);
   const branches = async () => (await gh().rest.repos.listBranches(repo)).data.map((b) => b.name);
-  const greenChecks = async () => {
-    const bot = w.octokit(w.bot);
-    for (const pr of (await bot.rest.pulls.list({ ...repo, state: "open" })).data)
-      for (const name of ["porchlight/render", "porchlight/guardrails"])
-        await bot.rest.checks.create({
-          ...repo,
-          name,
-          head_sha: pr.head.sha,
-          status: "completed",
-          conclusion: "success",
-        });
-  };
 
   it("reject of a deletion proposal returns the revision to Published and drops the proposal", async () => {
     const r = await w.rpkg(w.bob, ["reject", "blueprints.app.first", R]);
@@ -112,7 +100,7 @@ describe("rpkg propose-delete and del, one revision at a time, as Porch", () => 
       "blueprints.app.main app main -1 false DeletionProposed blueprints",
       "blueprints.app.first app first 1 true Published blueprints",
     ]);
-    await greenChecks();
+    await w.greenChecks("acme/blueprints");
     const del = await w.rpkg(w.alice, ["del", "blueprints.app.main", R]);
     expect(del).toEqual({ code: 0, stdout: "blueprints.app.main deleted\n", stderr: "" });
     expect(
@@ -144,7 +132,7 @@ describe("rpkg propose-delete and del, one revision at a time, as Porch", () => 
     ]);
     const r = await w.rpkg(w.alice, ["propose-delete", "blueprints.web.main", R]);
     expect(r).toEqual({ code: 0, stdout: "blueprints.web.main proposed for deletion\n", stderr: "" });
-    await greenChecks();
+    await w.greenChecks("acme/blueprints");
     const del = await w.rpkg(w.alice, ["del", "blueprints.web.main", R]);
     expect(del).toEqual({ code: 0, stdout: "blueprints.web.main deleted\n", stderr: "" });
     expect((await table()).filter((r) => r.includes(" web "))).toEqual([]);

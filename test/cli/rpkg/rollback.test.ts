@@ -18,18 +18,6 @@ describe("rpkg rollback and catalog skip|deprecate|remove against the forge", ()
     (await w.octokit(w.alice).rest.git.getRef({ ...repo, ref: "heads/porchlight/catalog" })).data.object.sha;
   /** `porchlight catalog ARGS --repository acme/blueprints` as the token's user, against the forge. */
   const catalog = (token: string, args: string[]) => w.cli(token, ["catalog", ...args, R]);
-  const greenChecks = async () => {
-    const gh = w.octokit(w.bot);
-    for (const pr of (await gh.rest.pulls.list({ ...repo, state: "open" })).data)
-      for (const name of ["porchlight/render", "porchlight/guardrails"])
-        await gh.rest.checks.create({
-          ...repo,
-          name,
-          head_sha: pr.head.sha,
-          status: "completed",
-          conclusion: "success",
-        });
-  };
   /** A new published revision of app whose README says `text`. */
   const release = async (workspace: string, text: string) => {
     const dir = join(w.tmp, workspace);
@@ -60,7 +48,7 @@ describe("rpkg rollback and catalog skip|deprecate|remove against the forge", ()
     expect(again.stdout).toMatch(/^blueprints\.app\.rollback-v1 already proposed \(#\d+\)\n$/);
     const open = (await w.octokit(w.alice).rest.pulls.list({ ...repo, state: "open" })).data;
     expect(open.map((p) => p.title)).toEqual(["Roll back app to v1"]);
-    await greenChecks();
+    await w.greenChecks("acme/blueprints");
     expect((await w.rpkg(w.bob, ["approve", "blueprints.app.rollback-v1", R])).code).toBe(0);
     expect(await file("app/README.md", "app/v4")).toBe(v1Readme);
   });

@@ -4,6 +4,7 @@ import { reconcileFanout } from "../../../src/jobs/fanout/index.js";
 import { renderDraft } from "../../../src/jobs/render-draft/index.js";
 import { parseVariantPullRequestBody } from "../../../src/variants/index.js";
 import { kptfile, packageVariant } from "../../util/krm.js";
+import type { FakeRepo } from "../fake-repo.js";
 import { jobContext } from "../helpers.js";
 import { FakeInstallation, fanoutContext, publish, WRITES } from "./fake-installation.js";
 
@@ -19,6 +20,17 @@ function world(variants: string[]) {
   return { inst, up, ctx: fanoutContext(inst) };
 }
 
+/** Makes `repo`'s call `method` fail with `error` until the function it returns puts the method back. */
+function failing<K extends keyof FakeRepo>(repo: FakeRepo, method: K, error: Error): () => void {
+  const original = repo[method];
+  repo[method] = (async () => {
+    throw error;
+  }) as unknown as FakeRepo[K];
+  return () => {
+    repo[method] = original;
+  };
+}
+
 const openPulls = (inst: FakeInstallation, repo: string) =>
   [...inst.get(repo).pulls.values()].filter((p) => p.state === "open");
 
@@ -26,15 +38,12 @@ describe("fan-out interrupted", () => {
   it("after a failure between push and pull request, the next run ends with one pull request per downstream", async () => {
     const w = world([pv("v1", "c1"), pv("v2", "c2"), pv("v3", "c3")]);
     const c2 = w.inst.get("c2");
-    const create = c2.createPull.bind(c2);
-    c2.createPull = async () => {
-      throw new GitHubError("server", "boom", 502);
-    };
+    const mend = failing(c2, "createPull", new GitHubError("server", "boom", 502));
     const first = await reconcileFanout(w.ctx, "blueprints");
     expect(first.failures.map((f) => f.variant)).toEqual(["v2"]);
     expect(c2.refs.has("refs/heads/porchlight/variant/basens/v2")).toBe(true);
     expect(w.up.issues[0]!.body).toMatch(/c2\/basens.*⚠️ problem/);
-    c2.createPull = create;
+    mend();
     const second = await reconcileFanout(w.ctx, "blueprints");
     expect(second.failures).toEqual([]);
     for (const repo of ["c1", "c2", "c3"]) expect(openPulls(w.inst, repo)).toHaveLength(1);
@@ -46,16 +55,13 @@ describe("fan-out interrupted", () => {
   it("after a stop between push and render check, the next run posts the check: the draft's render has nothing left to do", async () => {
     const w = world([pv("v1", "c1"), pv("v2", "c2")]);
     const c2 = w.inst.get("c2");
-    const upsert = c2.upsertCheckRun.bind(c2);
     // The replica running fan-out dies right after pushing c2's branch, before its render check.
-    c2.upsertCheckRun = async () => {
-      throw new GitHubError("server", "boom", 502);
-    };
+    const mend = failing(c2, "upsertCheckRun", new GitHubError("server", "boom", 502));
     const first = await reconcileFanout(w.ctx, "blueprints");
     expect(first.failures.map((f) => f.variant)).toEqual(["v2"]);
     const branch = "porchlight/variant/basens/v2";
     expect(c2.refs.has(`refs/heads/${branch}`)).toBe(true);
-    c2.upsertCheckRun = upsert;
+    mend();
     await reconcileFanout(w.ctx, "blueprints");
     expect(openPulls(w.inst, "c2")).toHaveLength(1);
     const [check] = c2.runsOn(c2.resolve(branch), "porchlight/render");
@@ -72,12 +78,9 @@ describe("fan-out interrupted", () => {
   it("stops at a rate limit the client could not wait out, and the next run resumes", async () => {
     const w = world([pv("v1", "c1")]);
     const c1 = w.inst.get("c1");
-    const add = c1.addLabels.bind(c1);
-    c1.addLabels = async () => {
-      throw new GitHubError("rate-limited", "secondary rate limit", 403, 60);
-    };
+    const mend = failing(c1, "addLabels", new GitHubError("rate-limited", "secondary rate limit", 403, 60));
     await expect(reconcileFanout(w.ctx, "blueprints")).rejects.toMatchObject({ kind: "rate-limited" });
-    c1.addLabels = add;
+    mend();
     await reconcileFanout(w.ctx, "blueprints");
     const [pr] = openPulls(w.inst, "c1");
     expect(pr!.labels).toEqual(["porchlight/update", "porchlight/automated"]);

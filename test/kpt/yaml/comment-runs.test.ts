@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalizeComments } from "../../../src/kpt/yaml/comments/apply.js";
-import { detectSeqIndent, formatDocuments } from "../../../src/kpt/yaml/format.js";
-import { parseYamlFile } from "../../../src/kpt/yaml/yamlfile.js";
+import { rendered, rewrite } from "./rendered.js";
 
 /**
  * The resource headers the cases start with, each written once: a case's input and kpt's bytes for it
@@ -381,21 +379,6 @@ l: 1
  * The file as a render writes it: each document in the sequence style it was read with; `copied`: a
  * copy of each document (`clone()`, as a merge copies nodes) is written, not the one read.
  */
-function rendered(text: string, { copied = false } = {}): string {
-  const { docs } = parseYamlFile(text, "x.yaml");
-  for (const d of docs) normalizeComments(d, text);
-  return formatDocuments(
-    copied ? docs.map((d) => d.clone()) : docs,
-    docs.map((d) => detectSeqIndent(d, text)),
-  );
-}
-
-function rewrite(text: string): string {
-  const { docs } = parseYamlFile(text, "x.yaml");
-  for (const d of docs) normalizeComments(d, text);
-  return formatDocuments(docs);
-}
-
 describe("comments after a nested block go where yaml.v3 puts them", () => {
   it.each(CASES)("%s", (_name, input, kpt) => {
     expect(rewrite(input)).toBe(kpt);

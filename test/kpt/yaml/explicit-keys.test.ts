@@ -3,10 +3,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { normalizeComments } from "../../../src/kpt/yaml/comments/apply.js";
-import { detectSeqIndent, formatDocuments } from "../../../src/kpt/yaml/format.js";
 import { parseYamlFile } from "../../../src/kpt/yaml/yamlfile.js";
 import { hasKpt } from "../../render/kpt-oracle.js";
+import { rendered } from "./rendered.js";
 
 const HEADER = "apiVersion: v1\nkind: A\nmetadata:\n  name: x\n";
 
@@ -66,15 +65,6 @@ const CASES: [string, string, string][] = [
     "m:\n  a: 1\n  ? [b]\n  : 2\n  # c\n  ? {c: 1}\n  : 3\nl:\n- n: 1\n  ? [x, y]\n  : z\n",
   ],
 ];
-
-function rendered(text: string): string {
-  const { docs } = parseYamlFile(text, "x.yaml");
-  for (const d of docs) normalizeComments(d, text);
-  return formatDocuments(
-    docs,
-    docs.map((d) => detectSeqIndent(d, text)),
-  );
-}
 
 describe("keys that are no simple key are written after `?`, as yaml.v3 writes them", () => {
   it.each(CASES)("%s", (_name, input, kpt) => {

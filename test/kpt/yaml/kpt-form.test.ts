@@ -4,8 +4,6 @@ import { describe, expect, it } from "vitest";
 import { type Document, isMap, isScalar, type Pair } from "yaml";
 import { generatePackage, reindented } from "../../../bench/render-package.js";
 import { getString } from "../../../src/kpt/resource.js";
-import { normalizeComments } from "../../../src/kpt/yaml/comments/apply.js";
-import { detectSeqIndent, formatDocuments } from "../../../src/kpt/yaml/format.js";
 import { type KptFormDoc, readKptForm } from "../../../src/kpt/yaml/kpt-form.js";
 import { parseYamlFile } from "../../../src/kpt/yaml/yamlfile.js";
 import { conformanceDir } from "../../conformance/realworld.js";
@@ -19,16 +17,7 @@ import {
   layouts,
   yamlFiles,
 } from "./generated-yaml.js";
-
-/** What a render writes of a file it read from `text` and changed nothing of. */
-function formatted(text: string): string {
-  const { docs } = parseYamlFile(text, "f.yaml");
-  for (const d of docs) normalizeComments(d, text);
-  return formatDocuments(
-    docs,
-    docs.map((d) => detectSeqIndent(d, text)),
-  );
-}
+import { rendered } from "./rendered.js";
 
 /** What readKptForm tells of a document, read from the document. */
 function factsOf(doc: Document): KptFormDoc {
@@ -56,7 +45,7 @@ function factsOf(doc: Document): KptFormDoc {
 function vouched(text: string): boolean {
   const form = readKptForm(text);
   if (form === undefined) return false;
-  expect(form.text, JSON.stringify(text)).toBe(formatted(text));
+  expect(form.text, JSON.stringify(text)).toBe(rendered(text));
   const { docs } = parseYamlFile(text, "f.yaml");
   expect(form.docs.length).toBe(docs.length);
   docs.forEach((doc, i) => {
@@ -493,7 +482,7 @@ metadata:
       let text: string;
       try {
         text = readFileSync(f, "utf8");
-        formatted(text);
+        rendered(text);
       } catch {
         continue;
       }

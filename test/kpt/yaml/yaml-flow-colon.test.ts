@@ -1,15 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { normalizeComments } from "../../../src/kpt/yaml/comments/apply.js";
-import { formatDocuments } from "../../../src/kpt/yaml/format.js";
 import { parseYamlFile } from "../../../src/kpt/yaml/yamlfile.js";
+import { rewrite } from "./rendered.js";
 
 const HEADER = "apiVersion: v1\nkind: X\nmetadata:\n  name: x\n";
-
-function rewrite(text: string): string {
-  const { docs } = parseYamlFile(text, "x.yaml");
-  for (const d of docs) normalizeComments(d, text);
-  return formatDocuments(docs);
-}
 
 describe("a plain scalar in a flow collection with a `:` that a `,`, `]` or `}` follows", () => {
   // input and output: kpt v1.0.0-beta.56's `fn render` with no function

@@ -1,15 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { normalizeComments } from "../../../src/kpt/yaml/comments/apply.js";
-import { formatDocuments } from "../../../src/kpt/yaml/format.js";
 import { parseYamlFile } from "../../../src/kpt/yaml/yamlfile.js";
+import { rewrite } from "./rendered.js";
 
 const HEADER = "apiVersion: v1\nkind: X\nmetadata:\n  name: x\n";
-
-function rewrite(text: string): string {
-  const { docs } = parseYamlFile(text, "x.yaml");
-  for (const d of docs) normalizeComments(d, text);
-  return formatDocuments(docs);
-}
 
 describe("a quoted scalar whose continuation lines are not indented past its key", () => {
   it("is read whole, as kpt reads it (generated CRDs hold them), and written as kpt writes it", () => {

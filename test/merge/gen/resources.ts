@@ -8,6 +8,17 @@ import { type KeyStyle, m, q, s, type YMap, type YNode } from "./model.js";
 
 export type Rand = () => number;
 
+/** xorshift32 from the state `start` (not 0): the same numbers in [0, 1) for the same start, on every machine. */
+export function xorshift(start: number): Rand {
+  let x = start >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 4294967296;
+  };
+}
+
 export const pick = <T>(rand: Rand, list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
 
 function quoted(key: string, value: YNode | string, style: KeyStyle): [string, YNode | string, KeyStyle] {

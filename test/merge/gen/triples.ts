@@ -1,23 +1,13 @@
 import type { Triple } from "../kpt-oracle.js";
 import { clone, get, render, s, type YMap } from "./model.js";
 import { mutate } from "./mutate.js";
-import { kustomization, pick, type Rand, TEMPLATES, type TemplateName } from "./resources.js";
+import { kustomization, pick, TEMPLATES, type TemplateName, xorshift } from "./resources.js";
 
 /**
  * Seeded (original upstream, new upstream, local edit) triples for the differential test against
  * kpt: one to three files of one or two documents, sometimes a kustomization.yaml and a license
  * header; each side edits some documents (see mutate.ts), upstream may add or remove a document.
  */
-
-function rng(seed: number): Rand {
-  let x = (seed * 2654435761) >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 4294967296;
-  };
-}
 
 interface Doc {
   file: string;
@@ -70,7 +60,7 @@ function withMarks(doc: YMap): YMap {
 }
 
 export function generateCase(seed: number): Triple {
-  const rand = rng(seed);
+  const rand = xorshift(seed * 2654435761);
   const names = Object.keys(TEMPLATES) as TemplateName[];
   const docs: Doc[] = [];
   const files = 1 + Math.floor(rand() * 3);
