@@ -28,11 +28,13 @@ export async function ensureRevisionTag(
   refs: readonly RefInfo[],
 ): Promise<RevisionTag> {
   let known = refs;
-  // A number the catalog remembers (a revision deleted since) is never given to another commit.
-  const reserved = await reservedRevision(port, refs, pkg);
+  let reserved: number | undefined;
   for (let attempt = 0; attempt < TAG_ATTEMPTS; attempt++) {
     const existing = tagOf(pkg, commit, known);
     if (existing) return { ...existing, created: false };
+    // A number the catalog remembers (a revision deleted since) is never given to another commit; read
+    // only when a tag is to be made (a commit tagged already, a run again, asks nothing of the catalog)
+    reserved ??= await reservedRevision(port, refs, pkg);
     const revision = nextRevision(pkg, known, reserved);
     const tag = formatRevisionTag({ package: pkg, revision });
     if ((await port.createTag(tag, commit)) === "created") return { tag, revision, created: true };
