@@ -341,28 +341,13 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("Porch's API written with kubectl
       /\(NotFound\)/,
     );
     expect((await w.kubectl("alice", ["apply", "-f", "-"], { stdin: copy })).code).toBe(0);
-    const refused = await w.kubectl("alice", [
-      "patch",
-      "packagerevision",
-      "blueprints.web.second",
-      "--type=merge",
-      "-p",
-      '{"spec":{"lifecycle":"Published"}}',
-    ]);
+    const refused = await moveTo("alice", "Published", undefined, "blueprints.web.second");
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(
       'The PackageRevision "blueprints.web.second" is invalid: spec.lifecycle: cannot change from Draft to Published: a proposal is published through the approval subresource (kubectl patch --subresource=approval)\n',
     );
     // and the approval subresource, asked to publish a draft, says to propose it first (Porch's words, then how)
-    const approved = await w.kubectl("alice", [
-      "patch",
-      "packagerevision",
-      "blueprints.web.second",
-      "--subresource=approval",
-      "--type=merge",
-      "-p",
-      '{"spec":{"lifecycle":"Published"}}',
-    ]);
+    const approved = await moveTo("alice", "Published", "approval", "blueprints.web.second");
     expect(approved.code).toBe(1);
     expect(approved.stderr).toBe(
       `The PackageRevision "blueprints.web.second" is invalid: spec.lifecycle: Invalid value: "Draft": cannot approve package with Draft lifecycle value; only Proposed packages can be approved: propose it first, with spec.lifecycle: Proposed in an update of the PackageRevision itself (kubectl patch packagerevision blueprints.web.second --type=merge -p '{"spec":{"lifecycle":"Proposed"}}', or porchlight rpkg propose blueprints.web.second), then approve it through the approval subresource\n`,
