@@ -1,10 +1,8 @@
 import { connectRepo, type RepoConnection } from "../../github/connect.js";
 import type { PullRequest } from "../../github/port.js";
 import { DASHBOARD_LABEL } from "../../jobs/fanout/context.js";
-import { publishedWorkspaceOf } from "../../jobs/publish/workspace.js";
+import { publishedRevisionsOf, publishedWorkspaceOf } from "../../jobs/publish/workspace.js";
 import { revisionName } from "../../lifecycle/discover.js";
-import { publishedWorkspace } from "../../lifecycle/kpt-trailer.js";
-import { indexRefs } from "../../lifecycle/refs.js";
 import { parseRevisionTag } from "../../lifecycle/revision-tag.js";
 import { formatVariantBranch } from "../../lifecycle/variant-branch.js";
 import type { RegistryAccess } from "../../porch/registrations.js";
@@ -95,15 +93,13 @@ export function statusReader(
       try {
         const { port } = await connect(full);
         const refs = await port.listRefs();
-        const draft = { package: pkg, workspace: variant, variant };
-        if (!pr.merged) return await publishedWorkspaceOf(port, refs, draft);
-        const tag = [...indexRefs(refs).tags].find(
-          ([name, sha]) => sha === pr.mergeCommitSha && parseRevisionTag(name).ok,
+        // merged: the revision its tag names; open (or not tagged yet): the draft's, as the listing names it
+        const published = pr.merged ? await publishedRevisionsOf(port, refs, pkg) : [];
+        const tagged = published.find((r) => r.sha === pr.mergeCommitSha);
+        return (
+          tagged?.workspace ??
+          (await publishedWorkspaceOf(port, refs, { package: pkg, workspace: variant, variant }))
         );
-        if (!tag) return await publishedWorkspaceOf(port, refs, draft);
-        const message = (await port.commitMessages([tag[1]])).get(tag[1]) ?? "";
-        const revision = parseRevisionTag(tag[0]);
-        return publishedWorkspace(message, pkg) ?? (revision.ok ? `v${revision.value.revision}` : variant);
       } catch {
         return variant;
       }
