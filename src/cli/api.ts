@@ -6,7 +6,7 @@ import { ConditionalCache } from "../github/conditional-cache.js";
 import { GitCommandError } from "../github/git-process.js";
 import { makeTempFolder, reclaimTempFolders } from "../ops/temp-folders.js";
 import type { UpstreamAccess } from "../porch/egress.js";
-import { RevisionIndex } from "../porch/revision-index.js";
+import { type IndexFleet, RevisionIndex } from "../porch/revision-index.js";
 import { listenPorchApi, type PorchApiServer } from "../porchapi/listen.js";
 import { CallerFolders, namespaceAccess, porchStores, tokenCheck } from "../porchapi/registry/index.js";
 import { selfSignedCertificate } from "../porchapi/self-signed.js";
@@ -79,6 +79,13 @@ export interface PorchApiStart {
   changes?: ((listen: (repository: string, event: string) => void) => void) | undefined;
   /** Told each upstream a clone or an upgrade could not reach, what git met as its cause: the log's. */
   report?: UpstreamAccess["report"];
+  /**
+   * The fleet this API is one replica of (`serve` with REDIS_URL): the index tells the other replicas each
+   * change it hears and hears theirs (docs/scaling.md). Heard before the API listens.
+   */
+  fleet?: IndexFleet | undefined;
+  /** Told what the index could not do with no caller to tell (a watched namespace's refresh, the fleet's Redis). */
+  onIndexError?: ((err: unknown) => void) | undefined;
 }
 
 /** How old the index's reading of a namespace may be where webhooks keep it (the sweep's safety net). */
@@ -140,9 +147,12 @@ export async function startPorchApi(
       maxAgeMs,
       // without webhooks, a watched namespace is read every poll, once for all its watchers
       pollMs: live ? maxAgeMs : bounds.watchPollMs,
+      fleet: start.fleet,
+      ...(start.onIndexError ? { onError: start.onIndexError } : {}),
     });
     const known = index;
     start.changes?.((repository, event) => known.repositoryChanged(repository, event));
+    await index.hearFleet();
     const settings = {
       apiUrl: start.apiUrl,
       folders: new CallerFolders(cacheRoot, cachedCallers),

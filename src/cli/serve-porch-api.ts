@@ -2,7 +2,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Forge, SeedResult } from "@porchlight/forge";
 import { openRegistry, registrationObject } from "../porch/registrations.js";
-import { type PorchApiStart, startPorchApiIn } from "./api.js";
+import { type PorchApiStart, startPorchApi, startPorchApiIn } from "./api.js";
+import { UsageError } from "./io.js";
 import { kubeconfigYaml } from "./kubeconfig.js";
 import { writePrivateFile } from "./private-file.js";
 
@@ -78,6 +79,45 @@ export async function servePorchApiOnForge(
     ...files,
     `  export KUBECONFIG=${join(forge.dataDir, `kubeconfig-${writer?.login}.yaml`)}`,
     `  kubectl get packagerevisions -n ${world.org}`,
+    "",
+  ].join("\n");
+  return { text, close: server.close };
+}
+
+/**
+ * `serve` on GitHub serves Porch's API too when PORCHLIGHT_API_PORT is set (0: any free port), on
+ * PORCHLIGHT_API_HOST (default HOST, else 0.0.0.0), with the operator's certificate
+ * (PORCHLIGHT_API_TLS_CERT and _KEY), or plain HTTP behind a balancer that ends TLS
+ * (PORCHLIGHT_API_HTTP), else a certificate of its own made at each start. Its index is kept by the
+ * app's webhooks (`changes`); with `fleet` (REDIS_URL), by every replica's (docs/scaling.md). Callers
+ * bring their own GitHub token, as with `porchlight api`. None when PORCHLIGHT_API_PORT is unset.
+ */
+export async function servePorchApiOnGitHub(
+  env: NodeJS.ProcessEnv,
+  apiUrl: string | undefined,
+  changes: PorchApiStart["changes"],
+  more: Pick<PorchApiStart, "report" | "fleet" | "onIndexError">,
+): Promise<{ text: string; close: () => Promise<void> } | undefined> {
+  const port = env.PORCHLIGHT_API_PORT;
+  if (port === undefined || port === "") return undefined;
+  if (!/^\d+$/.test(port) || Number(port) > 65535)
+    throw new UsageError(
+      `porchlight serve: PORCHLIGHT_API_PORT must be a port number (0: any free one), not "${port}"`,
+    );
+  const host = env.PORCHLIGHT_API_HOST || env.HOST || "0.0.0.0";
+  const server = await startPorchApi({ host, port: Number(port), apiUrl, env, changes, ...more });
+  const own = env.PORCHLIGHT_API_TLS_CERT ? undefined : server.caPem;
+  const text = [
+    `Porch's API: ${server.url} (docs/porch-api.md: callers bring their GitHub token)`,
+    ...(own
+      ? [
+          "  its certificate is made at this start (set PORCHLIGHT_API_TLS_CERT and _KEY for one that stays, the same on every replica):",
+          ...own
+            .trimEnd()
+            .split("\n")
+            .map((l) => `  ${l}`),
+        ]
+      : []),
     "",
   ].join("\n");
   return { text, close: server.close };

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { setFlagsFromString } from "node:v8";
 import type { Forge } from "@porchlight/forge";
 import {
@@ -25,6 +26,7 @@ import {
 import { operatorRuntimesFromEnv } from "../config/runtimes.js";
 import { DEFAULT_PACKAGE_WORK, type PackageWorkSettings } from "../jobs/bounded/bounded.js";
 import { createLogger } from "../ops/logger.js";
+import { RedisNotices } from "../queue/redis-notices.js";
 import { egressPolicyFromEnv } from "../sources/egress.js";
 import { SourceError } from "../sources/errors.js";
 import { logUnreachable } from "./api.js";
@@ -32,7 +34,7 @@ import { type CliCommand, type CliIO, UsageError } from "./io.js";
 import { parseCommandArgs } from "./options.js";
 import { checkPrivateKey, checkServeEnv } from "./serve-env.js";
 import { nextSteps, startServeForge } from "./serve-forge.js";
-import { registerSeeded, servePorchApiOnForge } from "./serve-porch-api.js";
+import { registerSeeded, servePorchApiOnForge, servePorchApiOnGitHub } from "./serve-porch-api.js";
 import { waitForSignal } from "./signals.js";
 
 /** The limits' variables with their defaults, from the one table the app reads them with. */
@@ -70,6 +72,13 @@ Environment (GitHub App):
   PORCHLIGHT_REPLICA                   this replica's name in logs and metrics (default: host name and pid)
   PORCHLIGHT_REDIS_LOCK_MS             how long a silent replica keeps its jobs before another works them
                                        (default 30000)
+  PORCHLIGHT_API_PORT                  serve Porch's API on this port too (0: any free port; unset: not
+                                       served); callers bring their GitHub token; with REDIS_URL every
+                                       replica's API answers as one (docs/scaling.md)
+  PORCHLIGHT_API_HOST                  its address (default HOST, else 0.0.0.0)
+  PORCHLIGHT_API_TLS_CERT, _TLS_KEY    its certificate and key (PEM files; the same on every replica);
+                                       unset: one made at each start, printed; PORCHLIGHT_API_HTTP=any
+                                       serves plain HTTP behind a balancer that ends TLS
 Environment (both modes):
   PORT                                 the app's port (default 3000)
   PORCHLIGHT_CONCURRENCY               jobs this process runs at once, of different repositories (default 4;
@@ -107,6 +116,7 @@ Environment (embedded forge):
   PORCHLIGHT_API_PORT                  the port of Porch's API for kubectl (default: the last one with
                                        --data if free, else any free; HTTPS, a kubeconfig per seeded
                                        user in the data folder, the same at each restart: docs/porch-api.md)
+Environment (Porch's API, both modes):
   PORCHLIGHT_API_INDEX_MAX_AGE_MS      how old the API's index of a namespace may be before it is read again
                                        though no webhook said it changed (default 60000)
 `;
@@ -293,7 +303,13 @@ export const serveCommand: CliCommand = async (args, io) => {
         "porchlight serve: --data / PORCHLIGHT_DATA is for the embedded forge; serving GitHub, the app keeps no state of its own (GitHub holds it), so it is ignored\n",
       );
     const url = baseUrl(io.env);
+    const redis = redisSettings(io.env);
+    // the app's webhooks keep Porch's API's index current (PORCHLIGHT_API_PORT), in a fleet every replica's
+    const heard: ((repository: string, event: string) => void)[] = [];
     app = await startAppServer({
+      onRepositoryEvent: (repository, event) => {
+        for (const tell of heard) tell(repository, event);
+      },
       appId: creds.appId,
       privateKey: creds.privateKey,
       webhookSecret: creds.secret,
@@ -311,9 +327,38 @@ export const serveCommand: CliCommand = async (args, io) => {
       sweepAtStart: true,
       log,
       limits: packageLimits,
-      ...redisSettings(io.env),
+      ...redis,
     });
     io.stdout(`porchlight: listening on ${app.url} (webhooks at ${app.webhookUrl}, /healthz, /metrics)\n`);
+    stopped = waitForSignal();
+    const notices = redis.redis
+      ? new RedisNotices({
+          url: redis.redis.url,
+          prefix: redis.redis.prefix ?? "porchlight",
+          replica: redis.redis.replica ?? defaultReplica(),
+          onError: (e) => log.warn({ err: e }, "Porch's API: the fleet's notices (Redis)"),
+        })
+      : undefined;
+    try {
+      const api = await servePorchApiOnGitHub(io.env, url, (listen) => heard.push(listen), {
+        report: logUnreachable(io, "serve"),
+        fleet: notices,
+        onIndexError: (e) => log.warn({ err: e }, "Porch's API: the index"),
+      });
+      if (api) {
+        porchApi = {
+          close: async () => {
+            await api.close();
+            await notices?.close();
+          },
+        };
+        io.stdout(api.text);
+      } else await notices?.close();
+    } catch (e) {
+      await notices?.close();
+      await app.close();
+      throw e;
+    }
   } else {
     if (io.env.REDIS_URL)
       io.stderr(
@@ -391,10 +436,16 @@ function redisSettings(env: NodeJS.ProcessEnv): { redis?: RedisSettings } {
     redis: {
       url,
       ...(env.PORCHLIGHT_REDIS_PREFIX ? { prefix: env.PORCHLIGHT_REDIS_PREFIX } : {}),
-      ...(env.PORCHLIGHT_REPLICA ? { replica: env.PORCHLIGHT_REPLICA } : {}),
+      // one name for the replica's jobs, logs and metrics and for its notices to the fleet's APIs
+      replica: env.PORCHLIGHT_REPLICA || defaultReplica(),
       ...(env.PORCHLIGHT_REDIS_LOCK_MS ? { lockMs: msFromEnv(env, "PORCHLIGHT_REDIS_LOCK_MS", 30_000) } : {}),
     },
   };
+}
+
+/** A replica's name where PORCHLIGHT_REPLICA gives none: its host's and its process's. */
+function defaultReplica(): string {
+  return `${hostname()}-${process.pid}`;
 }
 
 export type { CliIO };

@@ -6,6 +6,7 @@ import type { AnswerCache } from "../github/conditional.js";
 import { DRAFT_PREFIX, indexRefs, type PackageRevision, parseRevisionTag } from "../lifecycle/index.js";
 import type { PorchTask, PublishInfo } from "../lifecycle/kpt-trailer.js";
 import type { RefInfo } from "../lifecycle/refs.js";
+import type { HeardNotice } from "../queue/redis-notices.js";
 import type { CommitFactCache } from "./commit-facts.js";
 import { PLACEHOLDER, readCreationTimes, withCreationTime } from "./created.js";
 import { nameOf } from "./names.js";
@@ -69,7 +70,35 @@ export interface RevisionIndexSettings {
   accessTrustMs?: number;
   /** Reports a refresh that failed with no caller to tell (a watched namespace's). */
   onError?: (err: unknown) => void;
+  /**
+   * The fleet this index is one replica's of (Redis mode; queue/redis-notices.ts): every change this
+   * replica hears (a webhook, a write it answered) is told to the others, and theirs heard here.
+   */
+  fleet?: IndexFleet | undefined;
 }
+
+/**
+ * The channel the replicas of a fleet tell each other their changes on: notices every replica hears,
+ * those of a namespace's writes numbered in the namespace's sequence (RedisNotices).
+ */
+export interface IndexFleet {
+  /** Whether notices are heard now: while not, every read asks GitHub (conditionally), as without webhooks. */
+  readonly listening: boolean;
+  listen(onNotice: (n: HeardNotice) => void, onGap: () => void): Promise<void>;
+  tell(body: unknown, key?: string): Promise<number | undefined>;
+  sequence(key: string): Promise<number>;
+}
+
+/** What a replica tells the fleet: a webhook of a repository, or a write it answered in a namespace. */
+type FleetNotice =
+  | { kind: "repository"; full: string; event?: string }
+  | { kind: "written"; namespace: string; full?: string };
+
+/**
+ * How long a read waits for the notices of writes other replicas answered before it (its namespace's
+ * sequence ahead of what this replica heard); past it, the namespace is read afresh instead.
+ */
+const CATCH_UP_MS = 1_000;
 
 /** A revision as the index holds it: the revision, its object (with its resourceVersion) and its labels. */
 export interface IndexedRevision {
@@ -196,6 +225,10 @@ const digestOf = (parts: Iterable<string>) => {
 export class RevisionIndex {
   readonly access: ReadAccess;
   readonly #namespaces = new Map<string, NamespaceState>();
+  /** Per namespace, the last notice number of the fleet's sequence this replica heard (fleet only). */
+  readonly #applied = new Map<string, number>();
+  /** Reads waiting for a namespace's notices to reach a number (#caughtUp). */
+  readonly #catchingUp = new Map<string, Set<{ target: number; done: () => void }>>();
   readonly #facts = new MemoryCommitFacts();
   readonly #details = new LRUCache<string, Details>({ max: DETAILS_KEPT });
   /** Each repository's base branch as last read: its head and its packages' last changes. */
@@ -225,6 +258,90 @@ export class RevisionIndex {
       { apiUrl: settings.apiUrl, conditional: settings.conditional, cacheDir: settings.cacheDir },
       settings.accessTrustMs,
     );
+  }
+
+  /**
+   * Joins the fleet (settings.fleet): resolves once this replica hears the others' notices, so that a
+   * replica serves only once it hears every change told after it started (what came before, it reads).
+   */
+  async hearFleet(): Promise<void> {
+    await this.settings.fleet?.listen(
+      (n) => this.#heard(n),
+      () => this.#gap(),
+    );
+  }
+
+  /** A notice of the fleet: another replica's change applied here; a namespace's sequence counted. */
+  #heard(n: HeardNotice): void {
+    const body = n.body as FleetNotice | undefined;
+    if (!n.own && body?.kind === "repository" && typeof body.full === "string")
+      this.#repositoryChangedHere(body.full, body.event);
+    if (!n.own && body?.kind === "written" && typeof body.namespace === "string")
+      this.#writtenHere(body.namespace, body.full);
+    if (n.key !== undefined && n.seq !== undefined) this.#count(n.key, n.seq);
+  }
+
+  /**
+   * The subscription was lost and made again: what other replicas told meanwhile was not heard, so every
+   * namespace is read afresh (its watchers told of what changed) and its sequence taken as it is then.
+   */
+  #gap(): void {
+    this.#applied.clear();
+    for (const ns of this.#namespaces.keys()) this.namespaceChanged(ns);
+  }
+
+  /** Notice number `seq` of namespace `key` heard (or this replica's own write numbered so). */
+  #count(key: string, seq: number): void {
+    const was = this.#applied.get(key);
+    if (was !== undefined && was >= seq) return;
+    this.#applied.set(key, seq);
+    const waiting = this.#catchingUp.get(key);
+    if (!waiting) return;
+    for (const w of [...waiting])
+      if (w.target <= seq) {
+        waiting.delete(w);
+        w.done();
+      }
+  }
+
+  /**
+   * Before a namespace is answered from the index: every write another replica answered before now has
+   * been heard (the namespace's sequence in Redis reached), waiting for its notice at most CATCH_UP_MS;
+   * one not heard by then (lost with a connection) makes the namespace read afresh. A namespace this
+   * replica has not counted yet is read afresh anyway: its count starts at the sequence as it is now.
+   */
+  async #caughtUp(ns: string): Promise<void> {
+    const fleet = this.settings.fleet;
+    if (!fleet?.listening) return;
+    const key = ns.toLowerCase();
+    let target: number;
+    try {
+      target = await fleet.sequence(key);
+    } catch (e) {
+      // Redis unreachable now: answered from what this replica heard, read again past its age
+      this.settings.onError?.(e);
+      return;
+    }
+    const applied = this.#applied.get(key);
+    if (applied === undefined || this.#namespaces.get(key)?.registry === undefined) {
+      if (applied === undefined || applied < target) this.#applied.set(key, target);
+      return;
+    }
+    if (applied >= target) return;
+    const heard = await new Promise<boolean>((resolve) => {
+      const waiting = this.#catchingUp.get(key) ?? new Set();
+      this.#catchingUp.set(key, waiting);
+      const w = { target, done: () => resolve(true) };
+      waiting.add(w);
+      setTimeout(() => {
+        waiting.delete(w);
+        resolve(false);
+      }, CATCH_UP_MS).unref();
+    });
+    if (!heard) {
+      this.namespaceChanged(key);
+      this.#count(key, target);
+    }
   }
 
   #state(ns: string): NamespaceState {
@@ -259,8 +376,11 @@ export class RevisionIndex {
       repositories: [],
     };
     if (!(await this.access.canRead(reader, `${ns}/${REGISTRY_REPO}`))) return empty;
+    if (!opts.known) await this.#caughtUp(ns);
     const state = this.#state(ns);
-    const after = now() - this.settings.maxAgeMs;
+    // a replica of a fleet that hears no notices now (Redis gone) asks GitHub at each read, as without webhooks
+    const maxAgeMs = this.settings.fleet && !this.settings.fleet.listening ? 0 : this.settings.maxAgeMs;
+    const after = now() - maxAgeMs;
     // known: as the index holds it (a watch woken by the index, which reads the changes itself)
     if (!(opts.known && state.registry))
       await this.#fresh(state, REGISTRY_KEY, after, () => this.#readRegistry(reader, ns, state));
@@ -304,6 +424,14 @@ export class RevisionIndex {
    */
   repositoryChanged(full: string, event?: string): void {
     if (event !== undefined && !CHANGING_EVENTS.has(event)) return;
+    this.#repositoryChangedHere(full, event);
+    this.settings.fleet
+      ?.tell({ kind: "repository", full, ...(event ? { event } : {}) } satisfies FleetNotice)
+      .catch((e: unknown) => this.settings.onError?.(e));
+  }
+
+  #repositoryChangedHere(full: string, event?: string): void {
+    if (event !== undefined && !CHANGING_EVENTS.has(event)) return;
     const lower = full.toLowerCase();
     for (const [ns, state] of this.#namespaces) {
       let touched = false;
@@ -323,16 +451,34 @@ export class RevisionIndex {
   /**
    * A write in this process (the API's) landed in repository `full` of namespace `ns` (where known;
    * else anywhere in it): that repository and the namespace's registrations (which keep the revisions'
-   * own labels and owners) are read again at the next read; a watched namespace at once.
+   * own labels and owners) are read again at the next read; a watched namespace at once. In a fleet,
+   * resolves once the other replicas are told, numbered in the namespace's sequence: a read on any
+   * replica after the write's answer waits until that replica heard it (#caughtUp).
    */
-  written(ns: string, full: string | undefined): void {
+  async written(ns: string, full: string | undefined): Promise<void> {
+    this.#writtenHere(ns, full);
+    const fleet = this.settings.fleet;
+    if (!fleet) return;
+    const key = ns.toLowerCase();
+    try {
+      const body: FleetNotice = { kind: "written", namespace: key, ...(full ? { full } : {}) };
+      const seq = await fleet.tell(body, key);
+      // this replica's own write, heard before its notice comes back, when it heard every one before it
+      if (seq !== undefined && this.#applied.get(key) === seq - 1) this.#count(key, seq);
+    } catch (e) {
+      // Redis unreachable: the write stands (it is in GitHub); the others read it past their index's age
+      this.settings.onError?.(e);
+    }
+  }
+
+  #writtenHere(ns: string, full: string | undefined): void {
     if (full === undefined) {
       this.namespaceChanged(ns);
       return;
     }
     const state = this.#namespaces.get(ns.toLowerCase());
     if (state) this.#dirty(state, REGISTRY_KEY);
-    this.repositoryChanged(full);
+    this.#repositoryChangedHere(full);
     if (state) this.#soon(ns, state);
   }
 

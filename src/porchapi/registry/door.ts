@@ -30,8 +30,11 @@ export interface Write {
   run(): Promise<KubeObject | (() => Promise<KubeObject>)>;
 }
 
-/** Told of each write the door ran (its namespace, the repository it landed in where known). */
-export type WriteNotice = (namespace: string, repository: string | undefined) => void;
+/**
+ * Told of each write the door ran (its namespace, the repository it landed in where known); the answer
+ * waits for it (in a fleet: until the other replicas are told).
+ */
+export type WriteNotice = (namespace: string, repository: string | undefined) => void | Promise<void>;
 
 /**
  * A resource's storage: its reads, and its writes as plans the door authorizes before any of them runs.
@@ -105,7 +108,7 @@ export function door(
       try {
         answer = await write.run();
       } finally {
-        if (!dryRun) written(namespace, write.target?.full);
+        if (!dryRun) await written(namespace, write.target?.full);
       }
       return typeof answer === "function" ? answer() : answer;
     });

@@ -1,0 +1,215 @@
+import {
+  CustomObjectsApi,
+  KubeConfig,
+  type KubernetesObject,
+  makeInformer,
+  PatchStrategy,
+  setHeaderOptions,
+} from "@kubernetes/client-node";
+import type { Forge } from "@porchlight/forge";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RpkgWorld, rpkgWorld } from "../cli/rpkg/world.js";
+import { alive, type Replica, roundRobin, startReplica } from "../e2e/fleet-process.js";
+import { dropPrefix, hasRedis, REDIS_MISSING, testPrefix } from "../util/redis.js";
+import { eventually } from "../util/waits.js";
+
+const PR = { group: "porch.kpt.dev", version: "v1alpha1", namespace: "acme", plural: "packagerevisions" };
+const REVISIONS = "/apis/porch.kpt.dev/v1alpha1/namespaces/acme/packagerevisions";
+const MERGE = setHeaderOptions("Content-Type", PatchStrategy.MergePatch);
+const CYCLES = 4;
+
+type Revision = KubernetesObject & { spec?: { lifecycle?: string } };
+
+/** One replica of the fleet with Porch's API, and a controller's client of it (alice's token). */
+interface ApiReplica extends Replica {
+  api: string;
+  client: CustomObjectsApi;
+  kc: KubeConfig;
+}
+
+/** `porchlight serve` as one replica of the fleet, serving Porch's API (plain HTTP on loopback). */
+async function apiReplica(
+  forge: Forge,
+  creds: ReturnType<Forge["createApp"]>,
+  name: string,
+  prefix: string,
+  token: string,
+): Promise<ApiReplica> {
+  const r = await startReplica(forge, creds, name, prefix, {
+    PORCHLIGHT_API_PORT: "0",
+    PORCHLIGHT_API_HOST: "127.0.0.1",
+    PORCHLIGHT_API_HTTP: "loopback",
+  });
+  await eventually(`replica ${name} serves Porch's API`, () => /Porch's API: \S+/.test(r.output()), 60_000);
+  const api = /Porch's API: (\S+)/.exec(r.output())?.[1] ?? "";
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name, server: api, skipTLSVerify: true }],
+    users: [{ name: "alice", token }],
+    contexts: [{ name, cluster: name, user: "alice", namespace: "acme" }],
+    currentContext: name,
+  });
+  return { ...r, api, kc, client: kc.makeApiClient(CustomObjectsApi) };
+}
+
+/** A new Draft `blueprints.PKG.ws` made by init, as a controller creates one. */
+const revisionOf = (pkg: string) => ({
+  ...PR,
+  body: {
+    apiVersion: "porch.kpt.dev/v1alpha1",
+    kind: "PackageRevision",
+    metadata: { name: `blueprints.${pkg}.ws`, namespace: "acme" },
+    spec: {
+      packageName: pkg,
+      workspaceName: "ws",
+      repository: "blueprints",
+      lifecycle: "Draft",
+      tasks: [{ type: "init", init: { description: pkg } }],
+    },
+  },
+});
+
+/**
+ * Porch's API served by three `porchlight serve` replicas on one Redis (issue #77): a controller that
+ * writes through one replica and reads through another never reads older than its last answered write,
+ * and a watch on a third sees each change — though each replica's index would otherwise hold its reading
+ * for a minute (PORCHLIGHT_API_INDEX_MAX_AGE_MS, left at its default).
+ */
+describe.skipIf(!hasRedis)(
+  `Porch's API as a fleet of three replicas${REDIS_MISSING ? ` (skipped: ${REDIS_MISSING})` : ""}`,
+  () => {
+    let w: RpkgWorld;
+    let prefix: string;
+    let creds: ReturnType<Forge["createApp"]>;
+    let lb: Awaited<ReturnType<typeof roundRobin>>;
+    const replicas: ApiReplica[] = [];
+
+    beforeAll(async () => {
+      prefix = testPrefix("api-fleet");
+      w = await rpkgWorld();
+      await w.forge.createRepo("acme/.porchlight", { autoInit: true });
+      for (const u of ["alice", "bob"]) w.forge.setPermission("acme/.porchlight", u, "write");
+      for (const repo of ["blueprints", "deploy"]) {
+        const r = await w.cli(w.alice, ["repo", "register", `acme/${repo}`, "--namespace=acme"]);
+        if (r.code !== 0) throw new Error(`repo register ${repo}: ${r.stderr}`);
+      }
+      creds = w.forge.createApp({ name: "porchlight-fleet", owner: "acme" });
+      w.forge.createInstallation(creds.appId, "acme");
+      for (const name of ["a", "b", "c"])
+        replicas.push(await apiReplica(w.forge, creds, name, prefix, w.alice));
+      lb = await roundRobin(() => replicas.filter(alive));
+      w.forge.setWebhookUrl(lb.url);
+    }, 180_000);
+
+    afterAll(async () => {
+      w?.forge.setWebhookUrl(null);
+      for (const r of replicas) if (alive(r)) r.child.kill("SIGKILL");
+      lb?.server.close();
+      await w?.stop();
+      if (prefix) await dropPrefix(prefix);
+    });
+
+    const approve = async (through: ApiReplica, name: string) => {
+      const current = (await through.client.getNamespacedCustomObject({ ...PR, name })) as Revision;
+      const res = await fetch(`${through.api}${REVISIONS}/${name}/approval`, {
+        method: "PUT",
+        headers: { authorization: `Bearer ${w.alice}`, "content-type": "application/json" },
+        body: JSON.stringify({ ...current, spec: { ...current.spec, lifecycle: "Published" } }),
+      });
+      const text = await res.text();
+      if (res.status !== 200) throw new Error(`approval of ${name}: ${res.status} ${text}`);
+      return JSON.parse(text) as Revision;
+    };
+
+    it("a write answered by one replica is what the next read through another answers; a watch on a third sees each change", async () => {
+      const [a, b, c] = replicas as [ApiReplica, ApiReplica, ApiReplica];
+      // every replica's index holds a reading of the namespace from before the writes
+      for (const r of replicas) await r.client.listNamespacedCustomObject(PR);
+      const events: { type: string; name: string; uid: string; lifecycle: string }[] = [];
+      const informer = makeInformer<Revision>(c.kc, REVISIONS, () => c.client.listNamespacedCustomObject(PR));
+      for (const type of ["add", "update", "delete"] as const)
+        informer.on(type, (o) =>
+          events.push({
+            type,
+            name: o.metadata?.name ?? "",
+            uid: o.metadata?.uid ?? "",
+            lifecycle: o.spec?.lifecycle ?? "",
+          }),
+        );
+      await informer.start();
+
+      const older: string[] = [];
+      /** The read through `reader` right after `answer` of a write through another replica. */
+      const readBack = async (what: string, reader: ApiReplica, answer: Revision) => {
+        const name = answer.metadata?.name ?? "";
+        const got = (await reader.client.getNamespacedCustomObject({ ...PR, name })) as Revision;
+        if (got.metadata?.resourceVersion !== answer.metadata?.resourceVersion)
+          older.push(
+            `${what} of ${name} through ${reader.name}: read ${got.spec?.lifecycle} rv ${got.metadata?.resourceVersion}, answered ${answer.spec?.lifecycle} rv ${answer.metadata?.resourceVersion}`,
+          );
+        const listed = (await reader.client.listNamespacedCustomObject(PR)) as { items: Revision[] };
+        const item = listed.items.find((i) => i.metadata?.name === name);
+        if (item?.metadata?.resourceVersion !== answer.metadata?.resourceVersion)
+          older.push(
+            `${what} of ${name}: ${reader.name}'s list ${item ? `held rv ${item.metadata?.resourceVersion}` : "left it out"}`,
+          );
+      };
+      for (let i = 0; i < CYCLES; i++) {
+        // the writer and the reader change places each cycle: every replica writes and reads
+        const [writer, reader] = i % 2 === 0 ? [a, b] : [b, a];
+        const name = `blueprints.fleet${i}.ws`;
+        const created = (await writer.client.createNamespacedCustomObject(
+          revisionOf(`fleet${i}`),
+        )) as Revision;
+        await readBack("create", reader, created);
+        const labelled = (await writer.client.patchNamespacedCustomObject(
+          { ...PR, name, body: { metadata: { labels: { cycle: String(i) } } } },
+          MERGE,
+        )) as Revision;
+        await readBack("label", reader, labelled);
+        const proposed = (await writer.client.patchNamespacedCustomObject(
+          { ...PR, name, body: { spec: { lifecycle: "Proposed" } } },
+          MERGE,
+        )) as Revision;
+        expect(proposed.spec?.lifecycle).toBe("Proposed");
+        await readBack("propose", reader, proposed);
+        const published = await approve(writer, name);
+        expect(published.spec?.lifecycle).toBe("Published");
+        await readBack("approve", reader, published);
+      }
+      expect(older).toEqual([]);
+
+      await eventually("the watch on the third replica sees every revision published", () =>
+        Array.from({ length: CYCLES }, (_, i) => `blueprints.fleet${i}.ws`).every((n) =>
+          events.some((e) => e.name === n && e.lifecycle === "Published"),
+        ),
+      );
+      await informer.stop();
+      const mine = events.filter((e) => e.name.startsWith("blueprints.fleet"));
+      expect(mine.filter((e) => e.type === "delete")).toEqual([]);
+      for (let i = 0; i < CYCLES; i++) {
+        const uids = new Set(mine.filter((e) => e.name === `blueprints.fleet${i}.ws`).map((e) => e.uid));
+        expect(uids.size).toBe(1);
+      }
+    }, 300_000);
+
+    it("a replica killed: the others answer on; one started again serves what was written while it was away", async () => {
+      const [a, b, c] = replicas as [ApiReplica, ApiReplica, ApiReplica];
+      await c.client.listNamespacedCustomObject(PR);
+      c.child.kill("SIGKILL");
+      await eventually("replica c is gone", () => !alive(c));
+      const created = (await a.client.createNamespacedCustomObject(revisionOf("gone"))) as Revision;
+      const read = (await b.client.getNamespacedCustomObject({
+        ...PR,
+        name: "blueprints.gone.ws",
+      })) as Revision;
+      expect(read.metadata?.resourceVersion).toBe(created.metadata?.resourceVersion);
+      const again = await apiReplica(w.forge, creds, "c2", prefix, w.alice);
+      replicas.push(again);
+      const listed = (await again.client.listNamespacedCustomObject(PR)) as { items: Revision[] };
+      expect(
+        listed.items.find((i) => i.metadata?.name === "blueprints.gone.ws")?.metadata?.resourceVersion,
+      ).toBe(created.metadata?.resourceVersion);
+    }, 180_000);
+  },
+);
