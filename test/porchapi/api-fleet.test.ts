@@ -1,17 +1,14 @@
 import {
-  CustomObjectsApi,
-  KubeConfig,
   type KubernetesObject,
   makeInformer,
   PatchStrategy,
   setHeaderOptions,
 } from "@kubernetes/client-node";
-import type { Forge } from "@porchlight/forge";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RpkgWorld, rpkgWorld } from "../cli/rpkg/world.js";
-import { alive, type Replica, roundRobin, startReplica } from "../e2e/fleet-process.js";
+import { alive } from "../e2e/fleet-process.js";
 import { dropPrefix, hasRedis, REDIS_MISSING, testPrefix } from "../util/redis.js";
 import { eventually } from "../util/waits.js";
+import { type ApiFleet, type ApiReplica, apiFleet } from "./fleet-replicas.js";
 
 const PR = { group: "porch.kpt.dev", version: "v1alpha1", namespace: "acme", plural: "packagerevisions" };
 const REVISIONS = "/apis/porch.kpt.dev/v1alpha1/namespaces/acme/packagerevisions";
@@ -19,38 +16,6 @@ const MERGE = setHeaderOptions("Content-Type", PatchStrategy.MergePatch);
 const CYCLES = 4;
 
 type Revision = KubernetesObject & { spec?: { lifecycle?: string } };
-
-/** One replica of the fleet with Porch's API, and a controller's client of it (alice's token). */
-interface ApiReplica extends Replica {
-  api: string;
-  client: CustomObjectsApi;
-  kc: KubeConfig;
-}
-
-/** `porchlight serve` as one replica of the fleet, serving Porch's API (plain HTTP on loopback). */
-async function apiReplica(
-  forge: Forge,
-  creds: ReturnType<Forge["createApp"]>,
-  name: string,
-  prefix: string,
-  token: string,
-): Promise<ApiReplica> {
-  const r = await startReplica(forge, creds, name, prefix, {
-    PORCHLIGHT_API_PORT: "0",
-    PORCHLIGHT_API_HOST: "127.0.0.1",
-    PORCHLIGHT_API_HTTP: "loopback",
-  });
-  await eventually(`replica ${name} serves Porch's API`, () => /Porch's API: \S+/.test(r.output()), 60_000);
-  const api = /Porch's API: (\S+)/.exec(r.output())?.[1] ?? "";
-  const kc = new KubeConfig();
-  kc.loadFromOptions({
-    clusters: [{ name, server: api, skipTLSVerify: true }],
-    users: [{ name: "alice", token }],
-    contexts: [{ name, cluster: name, user: "alice", namespace: "acme" }],
-    currentContext: name,
-  });
-  return { ...r, api, kc, client: kc.makeApiClient(CustomObjectsApi) };
-}
 
 /** A new Draft `blueprints.PKG.ws` made by init, as a controller creates one. */
 const revisionOf = (pkg: string) => ({
@@ -78,34 +43,18 @@ const revisionOf = (pkg: string) => ({
 describe.skipIf(!hasRedis)(
   `Porch's API as a fleet of three replicas${REDIS_MISSING ? ` (skipped: ${REDIS_MISSING})` : ""}`,
   () => {
-    let w: RpkgWorld;
+    let fleet: ApiFleet;
     let prefix: string;
-    let creds: ReturnType<Forge["createApp"]>;
-    let lb: Awaited<ReturnType<typeof roundRobin>>;
-    const replicas: ApiReplica[] = [];
+    let alice: string;
 
     beforeAll(async () => {
       prefix = testPrefix("api-fleet");
-      w = await rpkgWorld();
-      await w.forge.createRepo("acme/.porchlight", { autoInit: true });
-      for (const u of ["alice", "bob"]) w.forge.setPermission("acme/.porchlight", u, "write");
-      for (const repo of ["blueprints", "deploy"]) {
-        const r = await w.cli(w.alice, ["repo", "register", `acme/${repo}`, "--namespace=acme"]);
-        if (r.code !== 0) throw new Error(`repo register ${repo}: ${r.stderr}`);
-      }
-      creds = w.forge.createApp({ name: "porchlight-fleet", owner: "acme" });
-      w.forge.createInstallation(creds.appId, "acme");
-      for (const name of ["a", "b", "c"])
-        replicas.push(await apiReplica(w.forge, creds, name, prefix, w.alice));
-      lb = await roundRobin(() => replicas.filter(alive));
-      w.forge.setWebhookUrl(lb.url);
+      fleet = await apiFleet(3, prefix);
+      alice = fleet.world.alice;
     }, 180_000);
 
     afterAll(async () => {
-      w?.forge.setWebhookUrl(null);
-      for (const r of replicas) if (alive(r)) r.child.kill("SIGKILL");
-      lb?.server.close();
-      await w?.stop();
+      await fleet?.stop();
       if (prefix) await dropPrefix(prefix);
     });
 
@@ -113,7 +62,7 @@ describe.skipIf(!hasRedis)(
       const current = (await through.client.getNamespacedCustomObject({ ...PR, name })) as Revision;
       const res = await fetch(`${through.api}${REVISIONS}/${name}/approval`, {
         method: "PUT",
-        headers: { authorization: `Bearer ${w.alice}`, "content-type": "application/json" },
+        headers: { authorization: `Bearer ${alice}`, "content-type": "application/json" },
         body: JSON.stringify({ ...current, spec: { ...current.spec, lifecycle: "Published" } }),
       });
       const text = await res.text();
@@ -122,9 +71,9 @@ describe.skipIf(!hasRedis)(
     };
 
     it("a write answered by one replica is what the next read through another answers; a watch on a third sees each change", async () => {
-      const [a, b, c] = replicas as [ApiReplica, ApiReplica, ApiReplica];
+      const [a, b, c] = fleet.replicas as [ApiReplica, ApiReplica, ApiReplica];
       // every replica's index holds a reading of the namespace from before the writes
-      for (const r of replicas) await r.client.listNamespacedCustomObject(PR);
+      for (const r of fleet.replicas) await r.client.listNamespacedCustomObject(PR);
       const events: { type: string; name: string; uid: string; lifecycle: string }[] = [];
       const informer = makeInformer<Revision>(c.kc, REVISIONS, () => c.client.listNamespacedCustomObject(PR));
       for (const type of ["add", "update", "delete"] as const)
@@ -194,7 +143,7 @@ describe.skipIf(!hasRedis)(
     }, 300_000);
 
     it("a replica killed: the others answer on; one started again serves what was written while it was away", async () => {
-      const [a, b, c] = replicas as [ApiReplica, ApiReplica, ApiReplica];
+      const [a, b, c] = fleet.replicas as [ApiReplica, ApiReplica, ApiReplica];
       await c.client.listNamespacedCustomObject(PR);
       c.child.kill("SIGKILL");
       await eventually("replica c is gone", () => !alive(c));
@@ -204,8 +153,7 @@ describe.skipIf(!hasRedis)(
         name: "blueprints.gone.ws",
       })) as Revision;
       expect(read.metadata?.resourceVersion).toBe(created.metadata?.resourceVersion);
-      const again = await apiReplica(w.forge, creds, "c2", prefix, w.alice);
-      replicas.push(again);
+      const again = await fleet.add("c2");
       const listed = (await again.client.listNamespacedCustomObject(PR)) as { items: Revision[] };
       expect(
         listed.items.find((i) => i.metadata?.name === "blueprints.gone.ws")?.metadata?.resourceVersion,
