@@ -38,6 +38,8 @@ interface Run {
   app: number;
   callers: number;
   notModified: number;
+  /** The callers' counted requests by route, most first. */
+  callerRoutes: string;
   seconds: number;
 }
 
@@ -194,12 +196,24 @@ async function run(count: number, kill: boolean): Promise<Run> {
       app: counted.filter((r) => r.installationId !== null).length,
       callers: counted.filter((r) => r.installationId === null && r.login !== null).length,
       notModified: spent.length - counted.length,
+      callerRoutes: topRoutes(counted.filter((r) => r.installationId === null && r.login !== null)),
       seconds,
     };
   } finally {
     await fleet?.stop();
     await dropPrefix(prefix);
   }
+}
+
+/** The five routes most asked, with their counts. */
+function topRoutes(requests: readonly LoggedRequest[]): string {
+  const by = new Map<string, number>();
+  for (const r of requests) by.set(`${r.method} ${r.route}`, (by.get(`${r.method} ${r.route}`) ?? 0) + 1);
+  return [...by]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5)
+    .map(([route, n]) => `${n} ${route}`)
+    .join(", ");
 }
 
 const pct = (xs: number[], p: number) => {
@@ -252,6 +266,8 @@ export async function benchApiFleet(): Promise<ApiFleetRow[]> {
       measure: "GitHub requests counted, one replica",
       value: `${budget(one)} (${one.app} + ${one.callers}; ${one.notModified} answered 304)`,
     },
+    { measure: "fleet: the callers' requests by route", value: fleet.callerRoutes },
+    { measure: "one replica: the callers' requests by route", value: one.callerRoutes },
     {
       measure: "fleet / one replica, GitHub requests",
       value: `${(budget(fleet) / budget(one)).toFixed(2)}×`,

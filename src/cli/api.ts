@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DEFAULT_API_URL } from "../action/env.js";
+import type { AnswerCache } from "../github/conditional.js";
 import { ConditionalCache } from "../github/conditional-cache.js";
 import { GitCommandError } from "../github/git-process.js";
 import { makeTempFolder, reclaimTempFolders } from "../ops/temp-folders.js";
@@ -84,6 +85,11 @@ export interface PorchApiStart {
    * change it hears and hears theirs (docs/scaling.md). Heard before the API listens.
    */
   fleet?: IndexFleet | undefined;
+  /**
+   * GitHub's answers kept for the fleet as well as in this process (`serve` with REDIS_URL: SharedAnswers),
+   * so that one replica's reading of a change makes the others' conditional requests answer 304.
+   */
+  shareAnswers?: ((local: AnswerCache) => AnswerCache) | undefined;
   /** Told what the index could not do with no caller to tell (a watched namespace's refresh, the fleet's Redis). */
   onIndexError?: ((err: unknown) => void) | undefined;
 }
@@ -136,7 +142,8 @@ export async function startPorchApi(
   let index: RevisionIndex | undefined;
   try {
     // one cache of GitHub's answers for the server's life, kept per caller's token
-    const conditional = new ConditionalCache();
+    const local = new ConditionalCache();
+    const conditional = start.shareAnswers?.(local) ?? local;
     const live = start.changes !== undefined;
     const maxAgeMs = live ? indexMaxAge(env) : 0;
     index = new RevisionIndex({

@@ -96,7 +96,7 @@ export async function servePorchApiOnGitHub(
   env: NodeJS.ProcessEnv,
   apiUrl: string | undefined,
   changes: PorchApiStart["changes"],
-  more: Pick<PorchApiStart, "report" | "fleet" | "onIndexError">,
+  more: Pick<PorchApiStart, "report" | "fleet" | "onIndexError" | "shareAnswers">,
 ): Promise<{ text: string; close: () => Promise<void> } | undefined> {
   const port = env.PORCHLIGHT_API_PORT;
   if (port === undefined || port === "") return undefined;

@@ -24,6 +24,8 @@ import {
   operatorLimitsFromEnv,
 } from "../config/limits.js";
 import { operatorRuntimesFromEnv } from "../config/runtimes.js";
+import type { AnswerCache } from "../github/conditional.js";
+import { SharedAnswers } from "../github/shared-answers.js";
 import { DEFAULT_PACKAGE_WORK, type PackageWorkSettings } from "../jobs/bounded/bounded.js";
 import { createLogger } from "../ops/logger.js";
 import { RedisNotices } from "../queue/redis-notices.js";
@@ -344,6 +346,14 @@ export const serveCommand: CliCommand = async (args, io) => {
         report: logUnreachable(io, "serve"),
         fleet: notices,
         onIndexError: (e) => log.warn({ err: e }, "Porch's API: the index"),
+        ...(notices
+          ? {
+              shareAnswers: (local: AnswerCache) =>
+                new SharedAnswers(local, notices.client, redis.redis?.prefix ?? "porchlight", (e) =>
+                  log.warn({ err: e }, "Porch's API: GitHub's answers shared in Redis"),
+                ),
+            }
+          : {}),
       });
       if (api) {
         porchApi = {

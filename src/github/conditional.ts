@@ -8,7 +8,8 @@ export interface Kept {
 
 /** One token's view of the cache. */
 export interface TokenAnswers {
-  lookup(url: string, accept: string): Kept | undefined;
+  /** The answer kept for the URL (a fleet's, from Redis: asked, so it may be a promise). */
+  lookup(url: string, accept: string): Kept | undefined | Promise<Kept | undefined>;
   keep(url: string, accept: string, answer: Omit<Kept, "etag"> & { etag: string | undefined }): void;
 }
 
@@ -65,7 +66,7 @@ export function conditionalGets(answers: TokenAnswers) {
         return request(options);
       const { url, headers } = o.request.endpoint.parse(options);
       const accept = headers.accept ?? "";
-      const kept = answers.lookup(url, accept);
+      const kept = await answers.lookup(url, accept);
       // the hooks inside this one were handed these very options: the header is set on them
       if (kept) options.headers = { ...options.headers, "if-none-match": kept.etag };
       try {

@@ -45,7 +45,12 @@ export class RedisNotices {
     const base = { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false } as const;
     this.#commands = new Redis(opts.url, base);
     // the subscriber waits for Redis as long as it takes; it subscribes again itself (below)
-    this.#subscriber = new Redis(opts.url, { lazyConnect: true, autoResubscribe: false });
+    this.#subscriber = new Redis(opts.url, {
+      lazyConnect: true,
+      autoResubscribe: false,
+      // named, as Redis's CLIENT LIST shows it: whose subscription it is
+      connectionName: `${opts.prefix}-notices-${opts.replica}`.replace(/[^\w.:-]/g, "_"),
+    });
     this.#channel = `${opts.prefix}:api:notices`;
     this.#seqPrefix = `${opts.prefix}:api:seq:`;
     this.#replica = opts.replica;
@@ -76,6 +81,11 @@ export class RedisNotices {
 redis.call('PUBLISH', ARGV[1], ARGV[2] .. n)
 return n`,
     });
+  }
+
+  /** The connection notices are told on, for the fleet's other small keys (answers shared: github/shared-answers.ts). */
+  get client(): Redis {
+    return this.#commands;
   }
 
   /** Whether notices are heard now (subscribed; false while the connection is lost). */
