@@ -45,9 +45,12 @@ export interface BotE2ERow {
    * it is then (the bot's render commit, when it wrote one: the head a reviewer sees).
    */
   proposalWallS?: number;
-  /** The app process's CPU (user + system) from the push until it went quiet, its git children included. */
+  /**
+   * The app process's own CPU (utime + stime of /proc/PID/stat, all its threads) from 3 s before the
+   * push to 3 s after its last check completed (issue #77); its git processes apart (gitCpuS).
+   */
   appCpuS: number;
-  /** Of which its git processes (and the small process that starts them). */
+  /** Its git processes' CPU in the same window (and the small process that starts them), not in appCpuS. */
   gitCpuS: number;
   /** The forge's CPU with its git children, when it runs in a process of its own (BOT_E2E_FORGE=apart). */
   forgeCpuS?: number;
@@ -324,12 +327,18 @@ async function checksDone(w: World, sha: string, names: readonly string[]): Prom
   return first ?? null;
 }
 
+/** Seconds of the window before each push and after its last check, issue #77's measure. */
+const MARGIN_MS = Number(process.env.BOT_E2E_MARGIN_MS ?? 3000);
+
 /**
  * Commits what `edit` changed, pushes it to the draft branch (or, for a step that opens the proposal,
- * opens the draft's pull request on its head), and measures the app until it is quiet.
+ * opens the draft's pull request on its head), and measures the app as a deployment pays for the push
+ * (issue #77): its process's CPU (utime + stime of /proc/PID/stat, every thread; its git processes
+ * apart) from `MARGIN_MS` before the push to `MARGIN_MS` after the step's last check completed — what
+ * the app does besides the push in that time (timers, collections, work the push left for later) is
+ * the push's too.
  */
 async function measure(w: World, step: Step, pkgDir: string): Promise<Measured> {
-  await quiet(w);
   const opening = step.act === "open proposal";
   if (!opening) {
     step.edit(pkgDir);
@@ -343,6 +352,8 @@ async function measure(w: World, step: Step, pkgDir: string): Promise<Measured> 
   const cpu0 = appCpu(pid);
   const threads0 = threadCpu(pid);
   const forge0 = w.forge.pid ? forgeCpu(w.forge.pid) : 0;
+  const start = process.hrtime.bigint();
+  await sleep(MARGIN_MS);
   const t0 = process.hrtime.bigint();
   const e0 = performance.timeOrigin + performance.now();
   if (opening) await openProposal(w);
@@ -356,7 +367,7 @@ async function measure(w: World, step: Step, pkgDir: string): Promise<Measured> 
     if (head && head !== sha) await checksDone(w, head, PROPOSAL_CHECKS);
     proposalWallS = round(Number(process.hrtime.bigint() - t0) / 1e9, 2);
   }
-  await quiet(w);
+  await sleep(MARGIN_MS);
   const t1 = process.hrtime.bigint();
   const cpu1 = appCpu(pid);
   const threads = threadDelta(threads0, threadCpu(pid));
@@ -377,16 +388,14 @@ async function measure(w: World, step: Step, pkgDir: string): Promise<Measured> 
       : `${e.method} ${e.route}`;
     byRoute[k] = (byRoute[k] ?? 0) + 1;
   }
-  const self = cpu1.self - cpu0.self;
-  const children = cpu1.children - cpu0.children;
   const committed = mine.some((e) => e.path.endsWith("/git-receive-pack"));
   return {
     row: {
       outcome: `${conclusion ?? "none"}${committed ? " + commit" : ""}`,
       wallS: round(wallS, 2),
       ...(proposalWallS !== undefined ? { proposalWallS } : {}),
-      appCpuS: round(self + children, 2),
-      gitCpuS: round(children, 2),
+      appCpuS: round(cpu1.self - cpu0.self, 2),
+      gitCpuS: round(cpu1.children - cpu0.children, 2),
       ...(w.forge.pid ? { forgeCpuS: round(forgeCpu(w.forge.pid) - forge0, 2) } : {}),
       rest: mine.length - git,
       git,
@@ -397,7 +406,7 @@ async function measure(w: World, step: Step, pkgDir: string): Promise<Measured> 
         .map((l) => l.toFixed(1))
         .join(" "),
     },
-    window: [Number(t0 / 1000n), Number(t1 / 1000n)],
+    window: [Number(start / 1000n), Number(t1 / 1000n)],
     byRoute,
   };
 }
@@ -414,6 +423,11 @@ interface Step {
   checks?: readonly string[];
   /** Restart the app first (a deployment's restart: the same cache directory). */
   restart?: boolean;
+  /**
+   * Issue #77's bound on the step: the app's own CPU in its window (s), its wall from the push to the
+   * check (s), or its CPU against `porchlight fn render` of the same package (times).
+   */
+  target?: { cpuS?: number; wallS?: number; renderer?: number };
 }
 
 /** Changes the first `value:` of file `file` (a value no function touches) to `to`. */
@@ -452,7 +466,10 @@ function repeatSummary(rows: readonly BotE2ERow[]): string[] {
   });
 }
 
-function steps(resources: number): Step[] {
+/** Which pushes a run makes: issue #77's four (the default), or the working day of issue #52. */
+type Sequence = "issue" | "day";
+
+function steps(resources: number, sequence: Sequence): Step[] {
   const pkg = generatePackage(resources, builtinPipeline());
   // The resource files (of the root package and its subpackages), in the order the generator made them.
   const files = [...pkg.keys()].filter((p) => /(^|\/)app-\d+\.yaml$/.test(p));
@@ -461,6 +478,25 @@ function steps(resources: number): Step[] {
   const value = (dir: string, file = 0) => editValue(dir, at(file), `edit-${++n}`);
   // a change outside the package: the repository's README, two levels up
   const outside = (dir: string) => writeFileSync(join(dir, "..", "..", "README.md"), `# ${++n}\n`);
+  // a comment appended at a file's end, which kpt's formatting moves: the render writes it back
+  const comment = (dir: string, file: number) =>
+    writeFileSync(join(dir, at(file)), `${readFileSync(join(dir, at(file)), "utf8")}# note ${++n}\n`);
+  if (sequence === "issue")
+    // Issue #77's order and bounds, each push after the one before on the one draft.
+    return [
+      { push: "first push", edit: (dir) => write(dir, pkg), target: { renderer: 1.5 } },
+      {
+        push: "one file edited, the render writes back (a comment at its end)",
+        edit: (dir) => comment(dir, 6),
+        target: { cpuS: 0.5 },
+      },
+      { push: "change outside the package", edit: outside, target: { cpuS: 0.1 } },
+      {
+        push: "one file edited (a value no function touches)",
+        edit: (dir) => value(dir),
+        target: { cpuS: 0.35, wallS: 0.8 },
+      },
+    ];
   // BOT_E2E_REPEAT=N: after the first push, N more as a working day has them, a change outside the
   // package and a one-file edit in turn (each after the other kind), measured apart (repeatSummary).
   const day = Array.from(
@@ -480,8 +516,7 @@ function steps(resources: number): Step[] {
     { push: "one file edited (after a push outside)", edit: (dir) => value(dir) },
     {
       push: "one file edited, the render writes back (a comment at its end)",
-      edit: (dir) =>
-        writeFileSync(join(dir, at(6)), `${readFileSync(join(dir, at(6)), "utf8")}# note ${++n}\n`),
+      edit: (dir) => comment(dir, 6),
     },
     { push: "one file edited (after that bot commit)", edit: (dir) => value(dir) },
     {
@@ -518,8 +553,7 @@ function steps(resources: number): Step[] {
     { push: "one file edited (the proposal open)", edit: (dir) => value(dir), checks: PROPOSAL_CHECKS },
     {
       push: "one file edited, the render writes back (the proposal open)",
-      edit: (dir) =>
-        writeFileSync(join(dir, at(20)), `${readFileSync(join(dir, at(20)), "utf8")}# note ${++n}\n`),
+      edit: (dir) => comment(dir, 20),
       checks: PROPOSAL_CHECKS,
     },
     {
@@ -568,7 +602,7 @@ function startCpu(w: World): number {
 /** The pushes of one run (steps), each measured; `onPush` sees each. */
 async function pushes(
   w: World,
-  resources: number,
+  all: readonly Step[],
   onPush?: (push: string, m: Measured) => void,
 ): Promise<{ push: string; m: Measured }[]> {
   const out: { push: string; m: Measured }[] = [];
@@ -579,7 +613,6 @@ async function pushes(
   await warmUp(w);
   const pkgDir = join(w.dir, PKG);
   // BOT_E2E_PUSHES=N: the first N pushes only (1: the first push alone).
-  const all = steps(resources);
   const limit = Number(process.env.BOT_E2E_PUSHES ?? all.length);
   for (const step of all.slice(0, limit > 0 ? limit : all.length)) {
     if (step.restart) {
@@ -600,31 +633,64 @@ async function pushes(
   return out;
 }
 
+/** Whether the build the app runs from (BOT_E2E_APP=built, the default where it is there) is there. */
+function built(): boolean {
+  return existsSync(join(import.meta.dirname, "..", "dist", "bundle", "fn.cjs"));
+}
+
+/** Each step's figures against issue #77's bound, one line a step. */
+function verdicts(all: readonly Step[], made: readonly BotE2ERow[], renderer?: number): string[] {
+  return made.flatMap((row) => {
+    const t = all.find((s) => s.push === row.push)?.target;
+    if (!t) return [];
+    const checks: string[] = [];
+    if (t.cpuS !== undefined) checks.push(`CPU ≤ ${t.cpuS} s ${row.appCpuS <= t.cpuS ? "met" : "NOT met"}`);
+    if (t.wallS !== undefined) checks.push(`wall ≤ ${t.wallS} s ${row.wallS <= t.wallS ? "met" : "NOT met"}`);
+    if (t.renderer !== undefined && renderer !== undefined) {
+      const ratio = row.appCpuS / renderer;
+      checks.push(
+        `${ratio.toFixed(2)}× the renderer, ≤ ${t.renderer}× ${ratio <= t.renderer ? "met" : "NOT met"}`,
+      );
+    }
+    return [
+      `  ${row.push}: app CPU ${row.appCpuS} s (its git ${row.gitCpuS} s apart), wall ${row.wallS} s, load ${row.load}; ${checks.join(", ")}`,
+    ];
+  });
+}
+
 /**
- * The bot end to end (issues #38, #52): the embedded forge (in this process, or with BOT_E2E_FORGE=apart
- * in one of its own, as a deployment has GitHub apart from the app), `porchlight serve` in a child
- * process (in-process queue, and Redis when one answers), a draft of a generated package (five builtins)
- * pushed as a person would (`steps`: the first push, edits the render writes nothing back for, a change
- * outside the package, edits the render writes back, several files at once, a file added and one
- * removed, an edit after the app restarted). Per push: wall time from `git push` to a completed
- * `porchlight/render` check on the pushed commit, the check's outcome, the app's CPU from /proc (its git
- * processes included), the forge's when apart, REST and git requests, peak memory. Then the app process
- * is profiled (`node --cpu-prof`, every thread) through the same pushes at the largest size.
+ * The bot end to end (issues #38, #52, #77): the embedded forge in a process of its own (as a deployment
+ * has GitHub apart from the app; BOT_E2E_FORGE=here runs it in the bench's), `porchlight serve` in a
+ * child process from the build (as a deployment runs it; BOT_E2E_APP=source through tsx, the default
+ * where there is no build), a draft of a generated package (five builtins) pushed as a person would.
+ * The default sequence is issue #77's, at 10,000 resources: the first push, a one-file edit the render
+ * writes back (a comment at a file's end), a change outside the package, a value no function touches;
+ * BOT_E2E_SEQUENCE=day runs issue #52's working day instead (`steps`: edits the render writes nothing
+ * back for, several files at once, a file added and one removed, an edit after a restart, the proposal
+ * opened and edited), at 1,000 and 10,000 resources. Per push: the app's own CPU (utime + stime of
+ * /proc/PID/stat, all its threads, by thread beside) from 3 s before the `git push` to 3 s after its
+ * completed `porchlight/render` check (BOT_E2E_MARGIN_MS), its git processes' apart; wall time from the
+ * push to the check; the check's outcome, the forge's CPU, REST and git requests, peak memory. The
+ * first push is set against `porchlight fn render` of the same package (from the build, run right
+ * before the world starts and right after it stops), and each step of issue #77's against its bound.
  *
- * BOT_E2E_SIZES (default 1000,10000), BOT_E2E_REDIS=0 skips Redis mode, BOT_E2E_PROFILE=0 skips the
- * profile (BOT_E2E_PROFILE_ONLY=1 runs the profile alone, BOT_E2E_KEEP_PROFILE=1 keeps its files),
- * BOT_E2E_FORGE=apart runs the forge in a process of its own, BOT_E2E_APP_ENV="K=V,K=V" adds to the
- * app's environment, BOT_E2E_NODE_ARGS="--flag …" to its node's options, BOT_E2E_PUSHES=N measures the
- * first N pushes only (1: the first push and the bot's commit of its render), BOT_E2E_APP=built runs
- * the app from the build (`bin/porchlight.js serve`, as a deployment runs it; `npm run build` first)
- * rather than from its sources through tsx (whose keepNames wraps every function the code makes),
- * BOT_E2E_SEQ=1 prints each push's requests in order with when each was answered. BOT_E2E_REPEAT=N
- * adds N pushes after the first, a change outside the package and a one-file edit in turn, and prints
- * each kind's spread: where a major collection of the app's heap (the garbage of earlier pushes) lands
- * in a push's window, that push pays for it, so one push of a kind is one sample.
+ * BOT_E2E_SIZES sets the sizes, BOT_E2E_REDIS=1 adds Redis mode (when one answers), BOT_E2E_PROFILE=1
+ * then runs the same pushes under `--cpu-prof` and prints each window's breakdown by thread
+ * (BOT_E2E_PROFILE_ONLY=1 runs the profile alone, BOT_E2E_KEEP_PROFILE=1 keeps its files),
+ * BOT_E2E_APP_ENV="K=V,K=V" adds to the app's environment, BOT_E2E_NODE_ARGS="--flag …" to its node's
+ * options, BOT_E2E_PUSHES=N measures the first N pushes only, BOT_E2E_SEQ=1 prints each push's requests
+ * in order with when each was answered. BOT_E2E_REPEAT=N (day sequence) adds N pushes after the first, a
+ * change outside the package and a one-file edit in turn, and prints each kind's spread: where a major
+ * collection of the app's heap lands in a push's window, that push pays for it, so one push of a kind
+ * is one sample.
  */
 export async function benchBotEndToEnd(): Promise<BotE2ERow[]> {
-  const sizes = (process.env.BOT_E2E_SIZES ?? "1000,10000").split(",").map(Number);
+  const sequence: Sequence = process.env.BOT_E2E_SEQUENCE === "day" ? "day" : "issue";
+  process.env.BOT_E2E_FORGE ??= "apart";
+  if (!process.env.BOT_E2E_APP) process.env.BOT_E2E_APP = built() ? "built" : "source";
+  const sizes = (process.env.BOT_E2E_SIZES ?? (sequence === "day" ? "1000,10000" : "10000"))
+    .split(",")
+    .map(Number);
   const appEnv = Object.fromEntries(
     (process.env.BOT_E2E_APP_ENV ?? "")
       .split(",")
@@ -633,16 +699,22 @@ export async function benchBotEndToEnd(): Promise<BotE2ERow[]> {
   );
   const nodeArgs = (process.env.BOT_E2E_NODE_ARGS ?? "").split(" ").filter(Boolean);
   const modes: ("memory" | "redis")[] = process.env.BOT_E2E_PROFILE_ONLY ? [] : ["memory"];
-  if (process.env.BOT_E2E_REDIS !== "0" && !REDIS_MISSING) modes.push("redis");
+  if (process.env.BOT_E2E_REDIS === "1" && !REDIS_MISSING) modes.push("redis");
+  console.log(
+    `bot end to end: ${sequence} sequence, forge ${process.env.BOT_E2E_FORGE === "apart" ? "apart" : "in the bench's process"}, the app from its ${process.env.BOT_E2E_APP === "built" ? "build" : "sources (tsx)"}; ${cpus().length} cores, load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
   const rows: BotE2ERow[] = [];
   const routes: string[] = [];
   for (const mode of modes) {
     for (const resources of sizes) {
+      const all = steps(resources, sequence);
       const before = fnRenderCpu(resources);
       const w = await startWorld(mode, nodeArgs, appEnv, resources);
       const made: BotE2ERow[] = [];
       try {
-        for (const { push, m } of await pushes(w, resources)) {
+        for (const { push, m } of await pushes(w, all)) {
           made.push({ mode, resources, push, ...m.row });
           console.log(JSON.stringify(made.at(-1)));
           const repeated = REPEATED.some((r) => r.push === push);
@@ -655,13 +727,18 @@ export async function benchBotEndToEnd(): Promise<BotE2ERow[]> {
       for (const line of repeatSummary(made)) console.log(line);
       const after = fnRenderCpu(resources);
       const first = made.find((r) => r.push === "first push");
+      let renderer: number | undefined;
       if (first && before !== undefined && after !== undefined) {
         first.fnRenderCpuS = [before, after];
+        renderer = (before + after) / 2;
         const ratios = [before, after].map((c) => (first.appCpuS / c).toFixed(2)).join(", ");
         console.log(
-          `first push at ${resources} resources: ${first.appCpuS} s of app CPU; porchlight fn render of the same package ${before} s before the run, ${after} s after it: ${ratios} times the renderer`,
+          `first push at ${resources} resources (${mode}): ${first.appCpuS} s of app CPU; porchlight fn render of the same package ${before} s before the run, ${after} s after it: ${ratios} times the renderer (${(first.appCpuS / renderer).toFixed(2)}× their mean)`,
         );
       }
+      const lines = verdicts(all, made, renderer);
+      if (lines.length > 0)
+        console.log(`issue #77's bounds at ${resources} resources (${mode}):\n${lines.join("\n")}`);
       rows.push(...made);
     }
   }
@@ -669,8 +746,8 @@ export async function benchBotEndToEnd(): Promise<BotE2ERow[]> {
     `\nbot end to end (${cpus().length} cores); requests by route at ${Math.max(...sizes)} resources:`,
   );
   for (const r of routes) console.log(`  ${r}`);
-  if (process.env.BOT_E2E_PROFILE !== "0") await profileEdit(Math.max(...sizes), appEnv);
-  else if (process.env.BOT_E2E_PROFILE_ONLY) await profileEdit(Math.max(...sizes), appEnv);
+  if (process.env.BOT_E2E_PROFILE === "1" || process.env.BOT_E2E_PROFILE_ONLY)
+    await profileEdit(steps(Math.max(...sizes), sequence), Math.max(...sizes), appEnv);
   return rows;
 }
 
@@ -681,7 +758,7 @@ export async function benchBotEndToEnd(): Promise<BotE2ERow[]> {
  */
 function fnRenderCpu(resources: number): number | undefined {
   const cli = join(import.meta.dirname, "..", "bin", "porchlight.js");
-  if (!existsSync(join(import.meta.dirname, "..", "dist", "bundle", "fn.cjs"))) return undefined;
+  if (!built()) return undefined;
   const dir = mkdtempSync(join(tmpdir(), "porchlight-bot-e2e-fn-"));
   try {
     write(dir, generatePackage(resources, builtinPipeline()));
@@ -697,12 +774,16 @@ function fnRenderCpu(resources: number): number | undefined {
 }
 
 /** The app under `--cpu-prof` through the same pushes; the one-file edit's samples, broken down. */
-async function profileEdit(resources: number, appEnv: Record<string, string>): Promise<void> {
+async function profileEdit(
+  all: readonly Step[],
+  resources: number,
+  appEnv: Record<string, string>,
+): Promise<void> {
   const profDir = mkdtempSync(join(tmpdir(), "porchlight-bot-prof-"));
   const w = await startWorld("memory", ["--cpu-prof", `--cpu-prof-dir=${profDir}`], appEnv, resources);
   const windows = new Map<string, [number, number]>();
   try {
-    await pushes(w, resources, (push, m) => {
+    await pushes(w, all, (push, m) => {
       windows.set(push, m.window);
     });
   } finally {

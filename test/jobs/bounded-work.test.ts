@@ -134,6 +134,30 @@ describe("package work on worker threads, bounded", () => {
     }
   });
 
+  it("answers the bot's commit of a render, told by settled(), from its memo the next time, though the caller knew only the ids of the files the render kept", async () => {
+    const work = new BoundedWork({ timeoutMs: 120_000, workers: 1, memoryMb: 1024 }, setup);
+    try {
+      const renderer = new BoundedRenderer(work);
+      const ids = (tree: FileTree) => new Map([...tree].map(([p, b]) => [p, blobId(b)]));
+      const first = await renderer.render(LABELLED, { runtimes: ["builtin"], blobIds: ids(LABELLED) });
+      // What the draft's render job knows of the commit: the ids of the files the render left alone.
+      const kept = new Map([...ids(LABELLED)].filter(([p]) => first.tree.get(p) === LABELLED.get(p)));
+      expect(kept.has("cm.yaml")).toBe(false);
+      const told = await renderer.settled(first.tree, { runtimes: ["builtin"], blobIds: kept });
+      expect(told?.ok).toBe(true);
+      const asked = vi.spyOn(work, "run");
+      // The next push with the same files (a change outside the package): every id listed by git.
+      const again = await renderer.render(first.tree, { runtimes: ["builtin"], blobIds: ids(first.tree) });
+      expect(asked).not.toHaveBeenCalled();
+      expect(again.tree).toBe(first.tree);
+      expect(again.findings).toEqual(told?.findings);
+      const here = await new KptRenderer().render(first.tree, { runtimes: ["builtin"] });
+      expect(again.findings).toEqual(here.findings);
+    } finally {
+      await work.close();
+    }
+  });
+
   it("keeps its memo within a byte bound: a render past it is rendered again by a worker", async () => {
     const work = new BoundedWork({ timeoutMs: 120_000, workers: 1, memoryMb: 1024 }, setup);
     try {

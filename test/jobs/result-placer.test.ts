@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PlaceMemo, resultPlacer } from "../../src/jobs/kpt-renderer/locate.js";
+import { PlaceMemo, placeResults, resultPlacer } from "../../src/jobs/kpt-renderer/locate.js";
 import { treeFromText } from "../../src/kpt/tree.js";
 import { codeBlock } from "../util/codeblock.js";
 
@@ -118,6 +118,60 @@ describe("resultPlacer: files of subpackages", () => {
       file: "sub0/deep/Kptfile",
       line: 1,
     });
+  });
+});
+
+describe("placeResults: many results, placed file by file", () => {
+  const tree = treeFromText({
+    Kptfile: "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: root\n",
+    "app-1.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: root-cm\n",
+    "web.yaml":
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\n# b\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\ndata:\n  k: v\n",
+    "sub0/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: sub0\n",
+    "sub0/app-1.yaml":
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: one\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: two\n",
+  });
+  const cm = (name: string) => ({ apiVersion: "v1", kind: "ConfigMap", name });
+  // Each file named by several results, in turn (as a pipeline's steps name them), one that may be in
+  // two files, one in a subpackage's pipeline, one naming no file, one naming a file that is not there.
+  const results = [
+    {
+      result: {
+        message: "m",
+        resourceRef: cm("b"),
+        file: { path: "web.yaml", index: 1 },
+        field: { path: "data.k" },
+      },
+    },
+    { result: { message: "m", resourceRef: cm("two"), file: { path: "app-1.yaml", index: 1 } } },
+    { result: { message: "m", file: { path: "web.yaml", index: 0 } } },
+    { result: { message: "m", resourceRef: cm("root-cm"), file: { path: "app-1.yaml" } } },
+    { result: { message: "m", resourceRef: cm("b"), file: { path: "web.yaml", index: 1 } } },
+    {
+      result: { message: "m", resourceRef: cm("two"), file: { path: "app-1.yaml", index: 1 } },
+      packageDir: "sub0",
+    },
+    { result: { message: "m", resourceRef: cm("a") } },
+    { result: { message: "m", file: { path: "gone.yaml" } } },
+  ];
+
+  it("places each result where resultPlacer places it, in the order given", () => {
+    const one = resultPlacer(tree);
+    const expected = results.map(({ result, packageDir }) => one(result, packageDir));
+    expect(expected[0]).toEqual({ file: "web.yaml", line: 12 });
+    expect(placeResults(tree, results)).toEqual(expected);
+  });
+
+  it("remembers each place as resultPlacer does, and answers from what either remembered", () => {
+    const memo = new PlaceMemo();
+    const placed = placeResults(tree, results, memo);
+    const one = resultPlacer(tree, memo);
+    const before = memo.found;
+    expect(results.map(({ result, packageDir }) => one(result, packageDir))).toEqual(placed);
+    // Every result naming a file was remembered: none is worked out again.
+    expect(memo.found).toBe(before);
+    expect(placeResults(tree, results, memo)).toEqual(placed);
+    expect(memo.found).toBe(before);
   });
 });
 

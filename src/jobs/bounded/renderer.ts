@@ -4,6 +4,7 @@ import { LRUCache } from "lru-cache";
 import type { Guardrail, Runtime } from "../../config/schema.js";
 import { defaultRegistry } from "../../fn/registry.js";
 import type { FileTree } from "../../kpt/tree.js";
+import { blobSha } from "../../kpt/yaml/parse-cache.js";
 import type { MergeInput, MergeResult } from "../../merge/index.js";
 import { runtimesNeeded } from "../../render/render.js";
 import type {
@@ -46,6 +47,19 @@ function sameTreeKey(tree: FileTree, options: RenderOptions): string | undefined
     hash.update(`${path.length}:${path}${id}`);
   }
   return hash.digest("hex");
+}
+
+/** The options with every file's git blob id: those `options` lacks worked out from the bytes. */
+function withEveryId(tree: FileTree, options: RenderOptions): RenderOptions {
+  const ids = options.blobIds;
+  if (!ids) return options;
+  let all: Map<string, string> | undefined;
+  for (const [path, bytes] of tree) {
+    if (ids.has(path)) continue;
+    all ??= new Map(ids);
+    all.set(path, blobSha(bytes));
+  }
+  return all ? { ...options, blobIds: all } : options;
 }
 
 /**
@@ -153,8 +167,11 @@ export class BoundedRenderer implements Renderer, PackageEngine {
       packageKey(tree),
     );
     if (out === null) return undefined;
-    // It renders to itself: the same-tree memo answers it next (the proposal's check, a sweep).
-    this.remember(sameTreeKey(tree, options), tree, out);
+    // It renders to itself: the same-tree memo answers it next (a push outside the package, the
+    // proposal's check, a sweep), which lists every file's id. The caller knows the ids of the files
+    // the render left as they were, not of those it wrote: those are worked out here (the write-back
+    // of one file, one hash), else no key and the next such push went to a worker.
+    this.remember(sameTreeKey(tree, withEveryId(tree, options)), tree, out);
     return { ...out, tree };
   }
 

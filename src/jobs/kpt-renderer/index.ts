@@ -12,7 +12,7 @@ import { treesEqual } from "../packages.js";
 import type { Renderer, RenderFinding, RenderOptions, RenderResult } from "../renderer.js";
 import { HandoverParseCache } from "./handover.js";
 import { type ByFileRender, type FileWork, FileWorkMemo, renderByFile, settleOutput } from "./incremental.js";
-import { PlaceMemo, type ResultPlace, resultPlacer } from "./locate.js";
+import { PlaceMemo, placeResults, type ResultPlace, type ResultToPlace } from "./locate.js";
 import type { RenderJournal } from "./render-journal.js";
 import { SettledShares } from "./settled.js";
 
@@ -153,7 +153,10 @@ export class KptRenderer implements Renderer {
     const byFile = this.files && (await renderByFile(tree, shas, env, this.files, this.settings(options)));
     const outcome = byFile ?? (await render(tree, "", env));
     this.counts.functionsRun += outcome.records.length;
-    const result = this.result(tree, outcome, shas);
+    // Where every step declares what a run over its own output does, the render of the bot's commit of
+    // this output is told (settled()), reading none of its files: nothing to hand over to it.
+    const told = byFile?.byFile.steps.every((s) => s.split.rerun !== undefined) ?? false;
+    const result = this.result(tree, outcome, shas, !told);
     this.last =
       byFile && result.ok && !treesEqual(result.tree, tree)
         ? { out: result.tree, settings: this.settings(options), byFile: byFile.byFile }
@@ -286,27 +289,43 @@ export class KptRenderer implements Renderer {
     };
   }
 
-  /** `shas`: the input's blob ids (a file the render left as the same bytes is not hashed again). */
-  private result(input: FileTree, outcome: RenderOutcome, shas?: ReadonlyMap<string, string>): RenderResult {
+  /**
+   * `shas`: the input's blob ids (a file the render left as the same bytes is not hashed again).
+   * `handOver`: whether the placer's documents of the files the render changed go to the next render
+   * (the bot's commit of this output read by committed(), not told by settled()).
+   */
+  private result(
+    input: FileTree,
+    outcome: RenderOutcome,
+    shas?: ReadonlyMap<string, string>,
+    handOver = true,
+  ): RenderResult {
     const placed = outcome.ok ? outcome.tree : input;
     const known = (path: string) =>
       shas && placed.get(path) === input.get(path) ? shas.get(path) : undefined;
     // What the placer reads of the files the render changed is what the render of the bot's commit of
     // them reads next (the files it left as they were are kept by file: FileWorkMemo).
-    const handover = outcome.ok && this.parses instanceof HandoverParseCache ? this.parses : undefined;
+    const handover =
+      handOver && outcome.ok && this.parses instanceof HandoverParseCache ? this.parses : undefined;
     const offer =
       handover &&
       ((path: string, text: string, docs: Document[]) => {
         if (placed.get(path) !== input.get(path)) handover.offer(text, docs);
       });
-    const place = resultPlacer(placed, this.places, known, offer);
-    const findings: RenderFinding[] = [];
+    const toPlace: ResultToPlace[] = [];
     for (const rec of outcome.records) {
-      const fn = rec.image ?? rec.exec ?? "function";
       // Result files are relative to the package whose pipeline ran (or to one of its subpackages).
       const pkg = rec.packageDir === undefined ? undefined : outcome.packageDirs.get(rec.packageDir);
+      for (const r of rec.results)
+        toPlace.push(pkg === undefined ? { result: r } : { result: r, packageDir: pkg });
+    }
+    const places = placeResults(placed, toPlace, this.places, known, offer);
+    const findings: RenderFinding[] = [];
+    let at = 0;
+    for (const rec of outcome.records) {
+      const fn = rec.image ?? rec.exec ?? "function";
       for (const r of rec.results) {
-        findings.push({ function: fn, severity: r.severity ?? "info", message: r.message, ...place(r, pkg) });
+        findings.push({ function: fn, severity: r.severity ?? "info", message: r.message, ...places[at++] });
       }
       if (rec.exitCode !== 0 && rec.results.length === 0) {
         findings.push({

@@ -105,20 +105,101 @@ export function resultPlacer(
     const path = r.file?.path;
     // A result that names no file may be in any file of the tree: worked out each time.
     if (!memo || !path) return placeResult(reader, r, packageDir, undefined);
-    const { files, key: where } = reader.filesOf(path, packageDir);
-    const ref = r.resourceRef;
-    // `where` is JSON (no raw line break in it): only the result's own part is encoded per result.
-    const key = `${where}\n${JSON.stringify([
-      r.file?.index ?? r.document ?? null,
-      ref ? [ref.kind ?? null, ref.name ?? null, ref.namespace ?? null] : null,
-      r.field?.path ?? null,
-    ])}`;
+    const { files, key } = memoKey(reader, r, path, packageDir);
     const known = memo.get(key);
     if (known) return known;
     const found = placeResult(reader, r, packageDir, files);
     memo.set(key, found);
     return found;
   };
+}
+
+/** One function result to place, and the package whose pipeline ran the function (the root's: ""). */
+export interface ResultToPlace {
+  result: FunctionResult;
+  packageDir?: string;
+}
+
+/**
+ * The places of many results at once, each as resultPlacer places it (the same places, remembered in
+ * `memo` under the same keys), worked out file by file: the results that may be in one file only are
+ * placed together and that file's documents let go before the next file is read. A render's results
+ * name each of its files once per step, so one by one every file read stayed in hand until the last
+ * result was placed (a 10,000-resource package's output: about 80 MB of documents kept through the
+ * placement, each copied by the collector as it grew).
+ */
+export function placeResults(
+  tree: FileTree,
+  results: readonly ResultToPlace[],
+  memo?: PlaceMemo,
+  knownSha?: (path: string) => string | undefined,
+  onRead?: (path: string, text: string, docs: Document[]) => void,
+): ResultPlace[] {
+  const reader = new PlacerFiles(tree, knownSha, onRead);
+  const out: ResultPlace[] = new Array(results.length);
+  const keys: (string | undefined)[] = new Array(results.length);
+  /** By the one file each may be in, the results to place there, in the order given. */
+  const byFile = new Map<string, number[]>();
+  const others: { at: number; files: string[] | undefined }[] = [];
+  results.forEach(({ result: r, packageDir = "" }, at) => {
+    const path = r.file?.path;
+    if (!path) {
+      others.push({ at, files: undefined });
+      return;
+    }
+    let files: string[];
+    if (memo) {
+      const named = memoKey(reader, r, path, packageDir);
+      const known = memo.get(named.key);
+      if (known) {
+        out[at] = known;
+        return;
+      }
+      keys[at] = named.key;
+      files = named.files;
+    } else files = reader.filesNamed(path, packageDir);
+    const only = files.length === 1 ? files[0] : undefined;
+    if (only === undefined) {
+      others.push({ at, files });
+      return;
+    }
+    const list = byFile.get(only);
+    if (list) list.push(at);
+    else byFile.set(only, [at]);
+  });
+  const placed = (at: number, files: string[] | undefined) => {
+    const { result, packageDir = "" } = results[at] as ResultToPlace;
+    const found = placeResult(reader, result, packageDir, files);
+    const key = keys[at];
+    if (memo && key !== undefined) memo.set(key, found);
+    out[at] = found;
+  };
+  for (const [file, list] of byFile) {
+    for (const at of list) placed(at, [file]);
+    reader.letGo(file);
+  }
+  for (const { at, files } of others) placed(at, files);
+  return out;
+}
+
+/**
+ * The files a result's file name may be, and the key of its place in a PlaceMemo: the files' paths and
+ * blob SHAs (`where`, JSON: no raw line break in it) and the result's own part, encoded per result.
+ */
+function memoKey(
+  reader: PlacerFiles,
+  r: FunctionResult,
+  path: string,
+  packageDir: string,
+): { files: string[]; key: string } {
+  const { files, key: where } = reader.filesOf(path, packageDir);
+  const ref = r.resourceRef;
+  const key = `${where}\n${JSON.stringify([
+    r.file?.index ?? r.document ?? null,
+    ref ? [ref.kind ?? null, ref.name ?? null, ref.namespace ?? null] : null,
+    r.field?.path ?? null,
+  ])}`;
+  return { files, key };
 }
 
 /** A relative path posix.join leaves as it is: no empty, `.` or `..` segment, no leading or trailing slash. */
@@ -162,6 +243,11 @@ class PlacerFiles {
       this.parsed.set(path, value);
     }
     return this.parsed.get(path) ?? null;
+  }
+
+  /** Lets go of the file's documents (read again if asked for again). */
+  letGo(path: string): void {
+    this.parsed.delete(path);
   }
 
   /** The tree-relative files `path` may be, the pipeline's own package first, then its subpackages'. */
