@@ -31,7 +31,8 @@ function fromEvent(
 } {
   const installationId = context.payload.installation?.id;
   return {
-    connect: async () => installationPort(context.octokit, deps.cacheDir, deps.blobs, false, deps.gate),
+    connect: async () =>
+      installationPort(context.octokit, deps.cacheDir, deps.blobs, false, deps.gate, deps.files),
     repository: repositoryOf(context.payload.repository),
     deliveryId: context.id,
     ...(installationId !== undefined ? { installationId } : {}),

@@ -8,6 +8,7 @@ import { Probot } from "probot";
 import type { Limits } from "../config/limits.js";
 import type { Runtime } from "../config/schema.js";
 import { probotAppPort } from "../github/app-port.js";
+import { DefaultBranchFiles } from "../github/default-branch-files.js";
 import { GitHubError } from "../github/errors.js";
 import { acquireGitSpawner } from "../github/git-process.js";
 import { installationLookup } from "../github/installation-lookup.js";
@@ -183,7 +184,9 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
   };
   // Files' bytes by blob id, for every job of the app's life: a push reads only the blobs it changed.
   const blobs = new GitObjectCache();
-  const github = probotAppPort(probot, cacheDir, blobs, gate);
+  // The configuration files every job reads first, kept by the commit of their default branch.
+  const files = new DefaultBranchFiles();
+  const github = probotAppPort(probot, cacheDir, blobs, gate, files);
   // what GET /app answered at start is the bot's identity: not asked for again at the first job
   const checked = await checkCredentials(opts.appId, github, log).catch(async (err: unknown) => {
     await pacing?.close();
@@ -215,6 +218,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     ...(bounded ? { engine: bounded } : {}),
     cacheDir,
     blobs,
+    files,
     gate,
     operatorRuntimes: opts.operatorRuntimes ?? ["builtin"],
     ...(opts.limits ? { operatorLimits: opts.limits } : {}),
