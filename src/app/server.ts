@@ -8,6 +8,7 @@ import { Probot } from "probot";
 import type { Limits } from "../config/limits.js";
 import type { Runtime } from "../config/schema.js";
 import { probotAppPort } from "../github/app-port.js";
+import { ConditionalCache } from "../github/conditional-cache.js";
 import { DefaultBranchFiles } from "../github/default-branch-files.js";
 import { GitHubError } from "../github/errors.js";
 import { acquireGitSpawner } from "../github/git-process.js";
@@ -380,6 +381,8 @@ function appProbot(
       metrics,
       gate,
       ...(pacing ? { cluster: pacing.cluster } : {}),
+      // GETs asked again are conditional: GitHub does not count a 304 against the installation's budget
+      installationAnswers: new ConditionalCache({ maxBytes: 32 * 1024 * 1024 }),
     }),
   });
   return { probot, pacing };
