@@ -54,16 +54,11 @@ export function installationPort(
     return tokenAuthEnv(token);
   };
   const call = mapGitHubErrors;
-  /**
-   * The commit `file`'s repository's default branch is at, asked of git; undefined where git could not
-   * tell (then the file is read over REST as it is now, nothing kept).
-   */
-  const defaultHead = async (file: RepoId) => {
+  /** The cache clone of `file`'s repository, where the REST base names the GitHub that serves it. */
+  const gitOf = (file: RepoId) => {
     const base = (rest.request as { endpoint?: { DEFAULTS?: { baseUrl?: string } } }).endpoint?.DEFAULTS
       ?.baseUrl;
-    if (!base) return undefined;
-    const git = new GitRepo(cloneUrlFor(base, file.owner, file.repo), cacheDir, gitEnv, blobs);
-    return git.headCommit().catch(() => undefined);
+    return base ? new GitRepo(cloneUrlFor(base, file.owner, file.repo), cacheDir, gitEnv, blobs) : undefined;
   };
   /** A file of the default branch (at `sha` when given) over REST; undefined when it does not exist. */
   const readRest = async (file: RepoId & { path: string }, sha: string | undefined) => {
@@ -108,13 +103,21 @@ export function installationPort(
       });
     },
     async readFile(file) {
-      const at = files ? await defaultHead(file) : undefined;
+      const git = files && gitOf(file);
+      const at = git ? await git.headCommit().catch(() => undefined) : undefined;
       if (at?.kind === "missing") return undefined;
       const sha = at?.kind === "at" ? at.sha : undefined;
-      const kept = sha ? files?.get(file, sha) : undefined;
+      if (!git || !sha) return readRest(file, sha);
+      const kept = files?.get(file, sha);
       if (kept) return kept.text;
-      const text = await readRest(file, sha);
-      if (sha) files?.set(file, sha, text);
+      // a commit not read before (the default branch moved: a publish, a push): fetched into the cache
+      // clone, which the job mostly fetches next anyway, and read there; over REST where git cannot
+      const held = await git
+        .fetch(sha)
+        .then(() => git.heldFile(sha, file.path))
+        .catch(() => null);
+      const text = held === null ? await readRest(file, sha) : held;
+      files?.set(file, sha, text);
       return text;
     },
     repo(repository) {
