@@ -115,7 +115,8 @@ export async function onPullRequest(deps: AppDeps, context: Context<"pull_reques
     key: String(pr.number),
     headSha: pr.head.sha,
     task: "check",
-    args: { pull: pr.number },
+    // the head a proposal is opened with is its first: no head of it was passed over below that one
+    args: { pull: pr.number, ...(context.payload.action === "opened" ? { openedAt: pr.head.sha } : {}) },
   });
   // The configuration it proposes, validated only (what runs keeps the default branch's). Queued
   // after the proposal's check, which reports a broken default-branch configuration on the same head.

@@ -62,7 +62,10 @@ const TASKS = {
       return reconcileRepo(ctx);
     },
   }),
-  check: task({ args: pull, work: (ctx, a) => checkProposal(ctx, a) }),
+  check: task({
+    args: z.looseObject({ pull: z.number().int(), openedAt: z.string().optional() }),
+    work: (ctx, a) => checkProposal(ctx, a),
+  }),
   "config-proposal": task({
     args: z.looseObject({ pull: z.number().int(), defaultBranch: z.string() }),
     work: (ctx, a) => checkProposedConfig(ctx, a),
