@@ -26,6 +26,7 @@ import { ByteBudget } from "../ops/byte-budget.js";
 import { createLogger } from "../ops/logger.js";
 import { Metrics } from "../ops/metrics.js";
 import { makeTempFolder, reclaimTempFolders } from "../ops/temp-folders.js";
+import type { BotParked } from "../porch/approve.js";
 import { ParkedJobs } from "../queue/parked.js";
 import { RedisQueue } from "../queue/redis-queue.js";
 import { RepoQueues } from "../queue/repo-queue.js";
@@ -129,6 +130,12 @@ export interface AppServer {
   idle(): Promise<void>;
   /** Distributed mode: the shared queue. */
   redisQueue?: RedisQueue;
+  /**
+   * Whether this process parked jobs of `owner`'s repositories because the installation's GitHub budget
+   * is spent (its latest reset, GitHub's words, how many): what Porch's API beside the app tells an
+   * approval waiting for their checks (`porchlight serve`).
+   */
+  botParked(owner: string): BotParked | undefined;
   /**
    * Queues a reconcile and a fan-out job for every repository of every installation now; in this process,
    * resolves once they have run, after logging what they did (`sweep done`). Resolves with the number of
@@ -296,6 +303,8 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     metrics,
     idle: () => (redisQueue ? redisQueue.idle() : queues.idle()),
     ...(redisQueue ? { redisQueue } : {}),
+    botParked: (owner) =>
+      parked.spent((req) => req.repository.id.owner.toLowerCase() === owner.toLowerCase())[0],
     sweep,
     close: async (how = {}) => {
       const left = parked.close();

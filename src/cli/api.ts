@@ -5,6 +5,7 @@ import { DEFAULT_API_URL } from "../action/env.js";
 import { ConditionalCache } from "../github/conditional-cache.js";
 import { GitCommandError } from "../github/git-process.js";
 import { makeTempFolder, reclaimTempFolders } from "../ops/temp-folders.js";
+import type { CheckWait } from "../porch/approve.js";
 import type { UpstreamAccess } from "../porch/egress.js";
 import { RevisionIndex } from "../porch/revision-index.js";
 import { listenPorchApi, type PorchApiServer } from "../porchapi/listen.js";
@@ -79,6 +80,8 @@ export interface PorchApiStart {
   changes?: ((listen: (repository: string, event: string) => void) => void) | undefined;
   /** Told each upstream a clone or an upgrade could not reach, what git met as its cause: the log's. */
   report?: UpstreamAccess["report"];
+  /** The app beside the API (`porchlight serve`): where its jobs are parked by GitHub's rate limit. */
+  botParked?: CheckWait["botParked"];
 }
 
 /** How old the index's reading of a namespace may be where webhooks keep it (the sweep's safety net). */
@@ -150,6 +153,7 @@ export async function startPorchApi(
       conditional,
       index,
       report: start.report,
+      ...(start.botParked ? { botParked: start.botParked } : {}),
     };
     server = await listenPorchApi(
       { host: start.host, port: start.port, tls, allowPlainHttp: env.PORCHLIGHT_API_HTTP === "any" },

@@ -365,6 +365,8 @@ export const serveCommand: CliCommand = async (args, io) => {
       (listen) => heard.push(listen),
       // an upstream a clone could not reach: the caller got one neutral message, the operator git's words
       logUnreachable(io, "serve"),
+      // an approval waiting for checks the app parked for GitHub's rate limit is told so at once
+      (owner) => app.botParked(owner),
     );
     porchApi = api;
     io.stdout(api.text);

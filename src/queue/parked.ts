@@ -53,11 +53,15 @@ export class ParkedJobs<T> {
     return this.jobs.size;
   }
 
-  /** The installations whose budget is spent now, each with its latest reset and reason, and its jobs. */
-  spent(): (ParkReason & { jobs: number })[] {
+  /**
+   * The installations whose budget is spent now, each with its latest reset and reason, and its jobs;
+   * with `of`, only those of the parked jobs it picks.
+   */
+  spent(of?: (job: T) => boolean): (ParkReason & { jobs: number })[] {
     const now = this.opts.now();
     const by = new Map<string, ParkReason & { jobs: number }>();
     for (const p of this.jobs.values()) {
+      if (of && !of(p.job)) continue;
       const seen = by.get(p.installation);
       if (!seen)
         by.set(p.installation, { installation: p.installation, until: p.until, reason: p.reason, jobs: 1 });
