@@ -26,8 +26,7 @@ import { ByteBudget } from "../ops/byte-budget.js";
 import { createLogger } from "../ops/logger.js";
 import { Metrics } from "../ops/metrics.js";
 import { makeTempFolder, reclaimTempFolders } from "../ops/temp-folders.js";
-import type { BotParked } from "../porch/approve.js";
-import { ParkedJobs } from "../queue/parked.js";
+import { ParkedJobs, type SpentBudget } from "../queue/parked.js";
 import { RedisQueue } from "../queue/redis-queue.js";
 import { RepoQueues } from "../queue/repo-queue.js";
 import { scheduleSweeps } from "../queue/sweep-schedule.js";
@@ -135,7 +134,7 @@ export interface AppServer {
    * is spent (its latest reset, GitHub's words, how many): what Porch's API beside the app tells an
    * approval waiting for their checks (`porchlight serve`).
    */
-  botParked(owner: string): BotParked | undefined;
+  botParked(owner: string): SpentBudget | undefined;
   /**
    * Queues a reconcile and a fan-out job for every repository of every installation now; in this process,
    * resolves once they have run, after logging what they did (`sweep done`). Resolves with the number of

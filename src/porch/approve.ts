@@ -2,6 +2,7 @@ import { GitHubError } from "../github/errors.js";
 import { type PublishOutcome, type PublishRequest, publishProposal } from "../jobs/publish/index.js";
 import { REQUIRED_CHECKS } from "../lifecycle/publish.js";
 import { parseDeletionProposal } from "../lifecycle/revision-deletion.js";
+import type { SpentBudget } from "../queue/parked.js";
 import { PorchError, revisionConflict } from "./errors.js";
 import { jobContext } from "./job-context.js";
 import { nameOf, type ProposalRevision } from "./names.js";
@@ -48,16 +49,7 @@ export interface CheckWait {
 }
 
 /** The app's installation whose GitHub budget is spent, as the app parked its jobs for it. */
-export interface BotParked {
-  /** The installation's id. */
-  installation: string;
-  /** When the budget comes back (ms since the epoch). */
-  until: number;
-  /** What GitHub said. */
-  reason: string;
-  /** How many of the bot's jobs wait for it. */
-  jobs: number;
-}
+export type BotParked = SpentBudget;
 
 export const DEFAULT_WAIT: CheckWait = { timeoutMs: 5 * 60_000, pollMs: 1000 };
 
