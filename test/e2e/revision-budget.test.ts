@@ -6,11 +6,13 @@ const RESOURCES = "/apis/porch.kpt.dev/v1alpha1/namespaces/acme/packagerevisionr
 
 /**
  * The most GitHub requests (REST and GraphQL, a 304 and git over HTTP apart) the app's installation may
- * spend on one revision's whole life through Porch's API: create, update resources, propose, approve
- * (render and guardrail checks, merge, tag, catalog, fan-out, the draft's deletion), propose-delete,
- * delete. Issue #77 measured about 25 for the publish alone and asks for 10; this is where the app is.
+ * spend on publishing one revision through Porch's API: create, update resources, propose, approve
+ * (render and guardrail checks, merge, tag, catalog, fan-out, the draft's deletion). Issue #77 measured
+ * about 25 and asks for 10; this is where the app is (docs/operations.md, "What the app spends").
  */
-const LIFE_BUDGET = 20;
+const PUBLISH_BUDGET = 18;
+/** Its deletion after (propose-delete, delete): the deletion proposal's jobs read its pull request. */
+const DELETION_BUDGET = 3;
 
 type Step = "create" | "update" | "propose" | "approve" | "propose-delete" | "delete";
 
@@ -105,23 +107,25 @@ describe("a revision's life through Porch's API, as the app's installation pays 
   }, 120_000);
   afterAll(() => w?.stop());
 
-  it("costs the app at most the budget, the same with 2 and with 8 revisions published before", async () => {
+  it("costs the app at most its budget, the publish the same with 2 and with 8 revisions published before", async () => {
     for (let i = 0; i < 2; i++) await life(w, `small${i}`, false);
     const small = await life(w, "lifea", true);
     for (let i = 2; i < 8; i++) await life(w, `large${i}`, false);
     const large = await life(w, "lifeb", true);
     const seen = JSON.stringify({ small, large }, null, 1);
-    for (const one of [small, large]) expect(one.total, seen).toBeLessThanOrEqual(LIFE_BUDGET);
-    // the publish, step by step, costs the same at both sizes
+    if (process.env.BUDGET_PRINT) console.log(seen);
+    // the publish, step by step, within the budget and the same at both sizes
     const publish = (l: typeof small) =>
-      (["create", "update", "propose", "approve"] as const).map((s) => `${s} ${l.bySteps[s]}`);
+      (["create", "update", "propose", "approve"] as const).map((s) => l.bySteps[s] ?? 0);
+    const sum = (counts: number[]) => counts.reduce((a, b) => a + b, 0);
+    expect(sum(publish(small)), seen).toBeLessThanOrEqual(PUBLISH_BUDGET);
     expect(publish(large), seen).toEqual(publish(small));
     // The deletion proposal's jobs read its pull request once, or again when the caller's label landed
-    // in between (its two writes race the webhook of the first): one or two reads, never a listing.
-    for (const one of [small, large]) {
-      expect(one.bySteps["propose-delete"], seen).toBeLessThanOrEqual(3);
-      expect(one.bySteps.delete, seen).toBeLessThanOrEqual(1);
-    }
+    // in between (its two writes race the webhook of the first): a few reads, never a listing.
+    for (const one of [small, large])
+      expect((one.bySteps["propose-delete"] ?? 0) + (one.bySteps.delete ?? 0), seen).toBeLessThanOrEqual(
+        DELETION_BUDGET,
+      );
   }, 600_000);
 });
 
