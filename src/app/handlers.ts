@@ -109,6 +109,9 @@ function touchesVariants(
 export async function onPullRequest(deps: AppDeps, context: Context<"pull_request">): Promise<void> {
   const pr = context.payload.pull_request;
   const event = fromEvent(deps, context);
+  // what the event says the proposal changes (its base and head): a job whose files it leaves alone is
+  // told so by git, without reading the pull request again
+  const named = { baseSha: pr.base.sha, headSha: pr.head.sha };
   await enqueueJob(deps, {
     ...event,
     kind: "check",
@@ -126,7 +129,11 @@ export async function onPullRequest(deps: AppDeps, context: Context<"pull_reques
     key: String(pr.number),
     needsConfig: false,
     task: "config-proposal",
-    args: { pull: pr.number, defaultBranch: context.payload.repository.default_branch },
+    args: {
+      pull: pr.number,
+      defaultBranch: context.payload.repository.default_branch,
+      ...named,
+    },
   });
   // Fan-out's own branches never change variant files; reopened, one is fan-out's to update again.
   if (pr.head.ref.startsWith("porchlight/variant/")) {
@@ -146,7 +153,7 @@ export async function onPullRequest(deps: AppDeps, context: Context<"pull_reques
     kind: "variants",
     key: String(pr.number),
     task: "variants",
-    args: { pull: pr.number },
+    args: { pull: pr.number, ...named },
   });
 }
 
