@@ -114,12 +114,18 @@ describe("a revision's life through Porch's API, as the app's installation pays 
     const large = await life(w, "lifeb", true);
     const seen = JSON.stringify({ small, large }, null, 1);
     if (process.env.BUDGET_PRINT) console.log(seen);
-    // the publish, step by step, within the budget and the same at both sizes
-    const publish = (l: typeof small) =>
+    // the publish within the budget at both sizes, and step by step the same: the approval's count may
+    // differ by which of two publishers merges first — the caller's approval or the bot answering its
+    // review (the other then finds it merged) —, so it is held to the same bound at both sizes
+    const steps = (l: typeof small) =>
       (["create", "update", "propose", "approve"] as const).map((s) => l.bySteps[s] ?? 0);
-    const sum = (counts: number[]) => counts.reduce((a, b) => a + b, 0);
-    expect(sum(publish(small)), seen).toBeLessThanOrEqual(PUBLISH_BUDGET);
-    expect(publish(large), seen).toEqual(publish(small));
+    for (const one of [small, large]) {
+      expect(
+        steps(one).reduce((a, b) => a + b, 0),
+        seen,
+      ).toBeLessThanOrEqual(PUBLISH_BUDGET);
+    }
+    expect(steps(large).slice(0, 3), seen).toEqual(steps(small).slice(0, 3));
     // The deletion proposal's jobs read its pull request once, or again when the caller's label landed
     // in between (its two writes race the webhook of the first): a few reads, never a listing.
     for (const one of [small, large])
