@@ -159,23 +159,25 @@ export async function onPullRequest(deps: AppDeps, context: Context<"pull_reques
 
 /**
  * A pull request merged on GitHub → its publish finished now (tag, catalog, fan-out), as the sweep would
- * later; closed without merging, or merged by the bot's own publish → nothing. The job decides what counts (a draft branch of this
+ * later; closed without merging → nothing. The job decides what counts (a draft branch of this
  * repository into the default branch) and skips a publish the bot's own `/approve` already finished.
  */
 export async function onPullClosed(deps: AppDeps, context: Context<"pull_request.closed">): Promise<void> {
   const pr = context.payload.pull_request;
   if (!pr.merged || !parsePackageBranch(pr.head.ref).ok) return;
-  // The bot's own merge: the job that merged tags, records, starts the fan-out, answers and deletes the
-  // draft in the same run, so its event has nothing left to do (a crash in between leaves the draft
-  // branch at the merged head, which the sweep finishes, as after any crash).
-  if (pr.merged_by?.login === (await deps.identity()).login) return;
+  // The bot's own merge: a publish job that merged finishes the publish itself (its job is told so, and
+  // looks at the draft branch by git before it reads anything more)
+  const ownMerge = pr.merged_by?.login === (await deps.identity()).login;
   await enqueueJob(deps, {
     ...fromEvent(deps, context),
     kind: "publish",
     key: `merged:${pr.number}`,
     headSha: pr.head.sha,
     task: "merged",
-    args: { pull: pr.number },
+    args: {
+      pull: pr.number,
+      ...(ownMerge ? { ownMerge: { headRef: pr.head.ref, headSha: pr.head.sha } } : {}),
+    },
   });
 }
 

@@ -77,7 +77,13 @@ const TASKS = {
   }),
   "resume-variant": task({ args: pull, work: (ctx, a) => resumeVariantPull(ctx, a) }),
   /** A proposal merged on GitHub (not by the bot): published now rather than at the next sweep. */
-  merged: task({ args: pull, work: (ctx, a) => publishMergedPull(ctx, a) }),
+  merged: task({
+    args: z.looseObject({
+      pull: z.number().int(),
+      ownMerge: z.looseObject({ headRef: z.string(), headSha: z.string() }).optional(),
+    }),
+    work: (ctx, a) => publishMergedPull(ctx, a),
+  }),
   variants: task({
     args: z.looseObject({
       pull: z.number().int(),
