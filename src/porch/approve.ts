@@ -45,11 +45,8 @@ export interface CheckWait {
    * repositories are parked because the installation's GitHub budget is spent (docs/operations.md,
    * "GitHub rate limits"); then the checks cannot run before the reset, and approve says so at once.
    */
-  botParked?: (owner: string) => BotParked | undefined;
+  botParked?: (owner: string) => SpentBudget | undefined;
 }
-
-/** The app's installation whose GitHub budget is spent, as the app parked its jobs for it. */
-export type BotParked = SpentBudget;
 
 export const DEFAULT_WAIT: CheckWait = { timeoutMs: 5 * 60_000, pollMs: 1000 };
 
@@ -81,7 +78,7 @@ async function waitForChecks(repo: Repository, sha: string, wait: CheckWait, nam
  */
 function checksParked(
   repo: Repository,
-  at: { name: string; sha: string; pending: readonly string[]; parked: BotParked },
+  at: { name: string; sha: string; pending: readonly string[]; parked: SpentBudget },
 ): PorchError {
   const { parked } = at;
   const until = new Date(parked.until).toISOString();

@@ -37,7 +37,8 @@ describe("a configuration GitHub cannot serve (forge over HTTP and git)", () => 
     await alice.git("push", "--quiet", "origin", "HEAD:refs/heads/drafts/apps/web/edit");
     const pushed = await alice.git("rev-parse", "HEAD");
     for (let i = 0; i < 10_000; i++) {
-      if (w.forge.webhooks.find("push").some((d) => (d.payload as { after?: string }).after === pushed)) break;
+      if (w.forge.webhooks.find("push").some((d) => (d.payload as { after?: string }).after === pushed))
+        break;
       await new Promise((resolve) => setImmediate(resolve));
     }
     await w.settle();
