@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { Limits } from "../config/limits.js";
 import type { Runtime } from "../config/schema.js";
+import type { DefaultBranchFiles } from "../github/default-branch-files.js";
 import type { InstallationLookup } from "../github/installation-lookup.js";
 import type { GitObjectCache } from "../github/object-cache.js";
 import type { InstallationPort, RepoId } from "../github/port.js";
@@ -27,6 +28,8 @@ export interface AppDeps {
   cacheDir: string;
   /** Files' bytes by blob id, kept for the app's life (absent: every job reads its files from git). */
   blobs?: GitObjectCache;
+  /** Default-branch files (the configuration) kept by commit for the app's life (default-branch-files.ts). */
+  files?: DefaultBranchFiles;
   /** Shut at a stop past its grace: the jobs still running reach GitHub no more (stop-gate.ts). */
   gate?: StopGate;
   /** The runtimes the operator allows (exec/container only with explicit opt-in). */

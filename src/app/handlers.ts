@@ -31,7 +31,8 @@ function fromEvent(
 } {
   const installationId = context.payload.installation?.id;
   return {
-    connect: async () => installationPort(context.octokit, deps.cacheDir, deps.blobs, false, deps.gate),
+    connect: async () =>
+      installationPort(context.octokit, deps.cacheDir, deps.blobs, false, deps.gate, deps.files),
     repository: repositoryOf(context.payload.repository),
     deliveryId: context.id,
     ...(installationId !== undefined ? { installationId } : {}),
@@ -108,13 +109,17 @@ function touchesVariants(
 export async function onPullRequest(deps: AppDeps, context: Context<"pull_request">): Promise<void> {
   const pr = context.payload.pull_request;
   const event = fromEvent(deps, context);
+  // what the event says the proposal changes (its base and head): a job whose files it leaves alone is
+  // told so by git, without reading the pull request again
+  const named = { baseSha: pr.base.sha, headSha: pr.head.sha };
   await enqueueJob(deps, {
     ...event,
     kind: "check",
     key: String(pr.number),
     headSha: pr.head.sha,
     task: "check",
-    args: { pull: pr.number },
+    // the head a proposal is opened with is its first: no head of it was passed over below that one
+    args: { pull: pr.number, ...(context.payload.action === "opened" ? { openedAt: pr.head.sha } : {}) },
   });
   // The configuration it proposes, validated only (what runs keeps the default branch's). Queued
   // after the proposal's check, which reports a broken default-branch configuration on the same head.
@@ -124,7 +129,11 @@ export async function onPullRequest(deps: AppDeps, context: Context<"pull_reques
     key: String(pr.number),
     needsConfig: false,
     task: "config-proposal",
-    args: { pull: pr.number, defaultBranch: context.payload.repository.default_branch },
+    args: {
+      pull: pr.number,
+      defaultBranch: context.payload.repository.default_branch,
+      ...named,
+    },
   });
   // Fan-out's own branches never change variant files; reopened, one is fan-out's to update again.
   if (pr.head.ref.startsWith("porchlight/variant/")) {
@@ -144,7 +153,7 @@ export async function onPullRequest(deps: AppDeps, context: Context<"pull_reques
     kind: "variants",
     key: String(pr.number),
     task: "variants",
-    args: { pull: pr.number },
+    args: { pull: pr.number, ...named },
   });
 }
 
@@ -156,13 +165,19 @@ export async function onPullRequest(deps: AppDeps, context: Context<"pull_reques
 export async function onPullClosed(deps: AppDeps, context: Context<"pull_request.closed">): Promise<void> {
   const pr = context.payload.pull_request;
   if (!pr.merged || !parsePackageBranch(pr.head.ref).ok) return;
+  // The bot's own merge: a publish job that merged finishes the publish itself (its job is told so, and
+  // looks at the draft branch by git before it reads anything more)
+  const ownMerge = pr.merged_by?.login === (await deps.identity()).login;
   await enqueueJob(deps, {
     ...fromEvent(deps, context),
     kind: "publish",
     key: `merged:${pr.number}`,
     headSha: pr.head.sha,
     task: "merged",
-    args: { pull: pr.number },
+    args: {
+      pull: pr.number,
+      ...(ownMerge ? { ownMerge: { headRef: pr.head.ref, headSha: pr.head.sha } } : {}),
+    },
   });
 }
 

@@ -8,6 +8,8 @@ import { Probot } from "probot";
 import type { Limits } from "../config/limits.js";
 import type { Runtime } from "../config/schema.js";
 import { probotAppPort } from "../github/app-port.js";
+import { ConditionalCache } from "../github/conditional-cache.js";
+import { DefaultBranchFiles } from "../github/default-branch-files.js";
 import { GitHubError } from "../github/errors.js";
 import { acquireGitSpawner } from "../github/git-process.js";
 import { installationLookup } from "../github/installation-lookup.js";
@@ -24,7 +26,7 @@ import { ByteBudget } from "../ops/byte-budget.js";
 import { createLogger } from "../ops/logger.js";
 import { Metrics } from "../ops/metrics.js";
 import { makeTempFolder, reclaimTempFolders } from "../ops/temp-folders.js";
-import { ParkedJobs } from "../queue/parked.js";
+import { ParkedJobs, type SpentBudget } from "../queue/parked.js";
 import { RedisQueue } from "../queue/redis-queue.js";
 import { RepoQueues } from "../queue/repo-queue.js";
 import { scheduleSweeps } from "../queue/sweep-schedule.js";
@@ -128,6 +130,12 @@ export interface AppServer {
   /** Distributed mode: the shared queue. */
   redisQueue?: RedisQueue;
   /**
+   * Whether this process parked jobs of `owner`'s repositories because the installation's GitHub budget
+   * is spent (its latest reset, GitHub's words, how many): what Porch's API beside the app tells an
+   * approval waiting for their checks (`porchlight serve`).
+   */
+  botParked(owner: string): SpentBudget | undefined;
+  /**
    * Queues a reconcile and a fan-out job for every repository of every installation now; in this process,
    * resolves once they have run, after logging what they did (`sweep done`). Resolves with the number of
    * repositories.
@@ -183,7 +191,9 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
   };
   // Files' bytes by blob id, for every job of the app's life: a push reads only the blobs it changed.
   const blobs = new GitObjectCache();
-  const github = probotAppPort(probot, cacheDir, blobs, gate);
+  // The configuration files every job reads first, kept by the commit of their default branch.
+  const files = new DefaultBranchFiles();
+  const github = probotAppPort(probot, cacheDir, blobs, gate, files);
   // what GET /app answered at start is the bot's identity: not asked for again at the first job
   const checked = await checkCredentials(opts.appId, github, log).catch(async (err: unknown) => {
     await pacing?.close();
@@ -215,6 +225,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     ...(bounded ? { engine: bounded } : {}),
     cacheDir,
     blobs,
+    files,
     gate,
     operatorRuntimes: opts.operatorRuntimes ?? ["builtin"],
     ...(opts.limits ? { operatorLimits: opts.limits } : {}),
@@ -291,6 +302,8 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     metrics,
     idle: () => (redisQueue ? redisQueue.idle() : queues.idle()),
     ...(redisQueue ? { redisQueue } : {}),
+    botParked: (owner) =>
+      parked.spent((req) => req.repository.id.owner.toLowerCase() === owner.toLowerCase())[0],
     sweep,
     close: async (how = {}) => {
       const left = parked.close();
@@ -376,6 +389,8 @@ function appProbot(
       metrics,
       gate,
       ...(pacing ? { cluster: pacing.cluster } : {}),
+      // GETs asked again are conditional: GitHub does not count a 304 against the installation's budget
+      installationAnswers: new ConditionalCache({ maxBytes: 32 * 1024 * 1024 }),
     }),
   });
   return { probot, pacing };

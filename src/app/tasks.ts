@@ -62,16 +62,34 @@ const TASKS = {
       return reconcileRepo(ctx);
     },
   }),
-  check: task({ args: pull, work: (ctx, a) => checkProposal(ctx, a) }),
+  check: task({
+    args: z.looseObject({ pull: z.number().int(), openedAt: z.string().optional() }),
+    work: (ctx, a) => checkProposal(ctx, a),
+  }),
   "config-proposal": task({
-    args: z.looseObject({ pull: z.number().int(), defaultBranch: z.string() }),
+    args: z.looseObject({
+      pull: z.number().int(),
+      defaultBranch: z.string(),
+      baseSha: z.string().optional(),
+      headSha: z.string().optional(),
+    }),
     work: (ctx, a) => checkProposedConfig(ctx, a),
   }),
   "resume-variant": task({ args: pull, work: (ctx, a) => resumeVariantPull(ctx, a) }),
   /** A proposal merged on GitHub (not by the bot): published now rather than at the next sweep. */
-  merged: task({ args: pull, work: (ctx, a) => publishMergedPull(ctx, a) }),
+  merged: task({
+    args: z.looseObject({
+      pull: z.number().int(),
+      ownMerge: z.looseObject({ headRef: z.string(), headSha: z.string() }).optional(),
+    }),
+    work: (ctx, a) => publishMergedPull(ctx, a),
+  }),
   variants: task({
-    args: pull,
+    args: z.looseObject({
+      pull: z.number().int(),
+      baseSha: z.string().optional(),
+      headSha: z.string().optional(),
+    }),
     work: (ctx, a) => checkVariantFiles(ctx, ctx.installation, a),
   }),
   publish: task({

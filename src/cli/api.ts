@@ -6,6 +6,7 @@ import type { AnswerCache } from "../github/conditional.js";
 import { ConditionalCache } from "../github/conditional-cache.js";
 import { GitCommandError } from "../github/git-process.js";
 import { makeTempFolder, reclaimTempFolders } from "../ops/temp-folders.js";
+import type { CheckWait } from "../porch/approve.js";
 import type { UpstreamAccess } from "../porch/egress.js";
 import { type IndexFleet, RevisionIndex } from "../porch/revision-index.js";
 import { listenPorchApi, type PorchApiServer } from "../porchapi/listen.js";
@@ -92,6 +93,8 @@ export interface PorchApiStart {
   shareAnswers?: ((local: AnswerCache) => AnswerCache) | undefined;
   /** Told what the index could not do with no caller to tell (a watched namespace's refresh, the fleet's Redis). */
   onIndexError?: ((err: unknown) => void) | undefined;
+  /** The app beside the API (`porchlight serve`): where its jobs are parked by GitHub's rate limit. */
+  botParked?: CheckWait["botParked"];
 }
 
 /** How old the index's reading of a namespace may be where webhooks keep it (the sweep's safety net). */
@@ -167,6 +170,7 @@ export async function startPorchApi(
       conditional,
       index,
       report: start.report,
+      ...(start.botParked ? { botParked: start.botParked } : {}),
     };
     server = await listenPorchApi(
       { host: start.host, port: start.port, tls, allowPlainHttp: env.PORCHLIGHT_API_HTTP === "any" },

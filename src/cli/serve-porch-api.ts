@@ -37,7 +37,8 @@ export async function registerSeeded(forge: Forge, world: SeedResult): Promise<v
  * the app listens for their pushes: registerSeeded) (PORCHLIGHT_API_PORT, default the port it had last
  * time in that data folder when free, else any free port), over HTTPS with a certificate kept in the data
  * folder, and writes there a kubeconfig for each seeded user: the same bytes at each restart.
- * `changes`: the app's webhooks, which keep the API's index of package revisions current (api.ts).
+ * `changes`: the app's webhooks, which keep the API's index of package revisions current (api.ts);
+ * `botParked`: where the app parked its jobs for GitHub's rate limit, which approvals are told (approve.ts).
  * Returns what to print and how to stop it.
  */
 export async function servePorchApiOnForge(
@@ -46,9 +47,17 @@ export async function servePorchApiOnForge(
   world: SeedResult,
   changes?: PorchApiStart["changes"],
   report?: PorchApiStart["report"],
+  botParked?: PorchApiStart["botParked"],
 ): Promise<{ text: string; close: () => Promise<void> }> {
   const port = env.PORCHLIGHT_API_PORT;
-  const start = { host: "127.0.0.1", apiUrl: forge.apiUrl, env, changes, ...(report ? { report } : {}) };
+  const start = {
+    host: "127.0.0.1",
+    apiUrl: forge.apiUrl,
+    env,
+    changes,
+    ...(report ? { report } : {}),
+    ...(botParked ? { botParked } : {}),
+  };
   const server = await startPorchApiIn(start, forge.dataDir, {
     given: port === undefined ? undefined : Number(port),
     fallback: 0,
@@ -96,7 +105,7 @@ export async function servePorchApiOnGitHub(
   env: NodeJS.ProcessEnv,
   apiUrl: string | undefined,
   changes: PorchApiStart["changes"],
-  more: Pick<PorchApiStart, "report" | "fleet" | "onIndexError" | "shareAnswers">,
+  more: Pick<PorchApiStart, "report" | "fleet" | "onIndexError" | "shareAnswers" | "botParked">,
 ): Promise<{ text: string; close: () => Promise<void> } | undefined> {
   const port = env.PORCHLIGHT_API_PORT;
   if (port === undefined || port === "") return undefined;

@@ -345,6 +345,7 @@ export const serveCommand: CliCommand = async (args, io) => {
       const api = await servePorchApiOnGitHub(io.env, url, (listen) => heard.push(listen), {
         report: logUnreachable(io, "serve"),
         fleet: notices,
+        botParked: (owner) => app.botParked(owner),
         onIndexError: (e) => log.warn({ err: e }, "Porch's API: the index"),
         ...(notices
           ? {
@@ -420,6 +421,8 @@ export const serveCommand: CliCommand = async (args, io) => {
       (listen) => heard.push(listen),
       // an upstream a clone could not reach: the caller got one neutral message, the operator git's words
       logUnreachable(io, "serve"),
+      // an approval waiting for checks the app parked for GitHub's rate limit is told so at once
+      (owner) => app.botParked(owner),
     );
     porchApi = api;
     io.stdout(api.text);

@@ -1,4 +1,5 @@
 import type { Probot } from "probot";
+import type { DefaultBranchFiles } from "./default-branch-files.js";
 import { mapGitHubErrors } from "./errors.js";
 import { installationPort } from "./installation.js";
 import { installationAccess } from "./installation-access.js";
@@ -18,6 +19,8 @@ export function probotAppPort(
   blobs?: GitObjectCache,
   /** Shut at a stop past its grace: no git command of the app reaches GitHub (stop-gate.ts). */
   gate?: StopGate,
+  /** Default-branch files kept by commit for the app's life (default-branch-files.ts). */
+  files?: DefaultBranchFiles,
 ): AppPort {
   const asApp = async (): Promise<RestClient> => probot.auth();
   const asInstallation = async (id: number): Promise<RestClient> => probot.auth(id);
@@ -54,7 +57,7 @@ export function probotAppPort(
       }),
     installation: (id) =>
       call(`authenticating as installation ${id}`, async () =>
-        installationPort(await asInstallation(id), cacheDir, blobs, false, gate),
+        installationPort(await asInstallation(id), cacheDir, blobs, false, gate, files),
       ),
     access: (id) =>
       installationAccess(id, async () => (await asInstallation(id)).auth({ type: "installation" })),

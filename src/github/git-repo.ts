@@ -18,7 +18,7 @@ import { fetchAll, fetchRef } from "./git-repo/fetch.js";
 import type { InProcessUse } from "./git-repo/in-process.js";
 import { commitMessages } from "./git-repo/messages.js";
 import { NotV2Servers } from "./git-repo/not-v2.js";
-import { defaultBranch, deleteRefIf, listRefs } from "./git-repo/refs.js";
+import { defaultBranch, deleteRefIf, headCommit, listRefs } from "./git-repo/refs.js";
 import { TreeReader } from "./git-repo/trees.js";
 import type { GitObjectCache } from "./object-cache.js";
 import type { FileEntry, HistoryCommit, PushResult } from "./port.js";
@@ -94,6 +94,11 @@ export class GitRepo {
   /** All branches and tags of the remote, in one request (refs.ts). */
   lsRemote(): Promise<RefInfo[]> {
     return listRefs(this.clone, this.use);
+  }
+
+  /** The commit the remote's default branch is at, in one request (refs.ts headCommit). */
+  headCommit(): ReturnType<typeof headCommit> {
+    return headCommit(this.clone, this.use);
   }
 
   /** The branch the remote's HEAD names, or undefined when the remote does not say (`pkg get` without a ref). */

@@ -1,3 +1,4 @@
+import { cloneUrlFor, type DefaultBranchFiles } from "./default-branch-files.js";
 import { GitHubError, mapGitHubErrors } from "./errors.js";
 import { tokenAuthEnv } from "./git-process.js";
 import { GitRepo } from "./git-repo.js";
@@ -37,6 +38,11 @@ export function installationPort(
   refsInProcess = false,
   /** The app's door at a stop: shut, no git command reaches GitHub (stop-gate.ts). */
   gate?: StopGate,
+  /**
+   * Default-branch files kept by commit for the app's life (default-branch-files.ts): a file is then read
+   * over REST once per commit of its default branch, the commit asked of git. Absent: read every time.
+   */
+  files?: DefaultBranchFiles,
 ): InstallationPort {
   const ports = new Map<string, RepoPort>();
   let listing: Promise<InstallationRepository[]> | undefined;
@@ -48,6 +54,35 @@ export function installationPort(
     return tokenAuthEnv(token);
   };
   const call = mapGitHubErrors;
+  /** The cache clone of `file`'s repository, where the REST base names the GitHub that serves it. */
+  const gitOf = (file: RepoId) => {
+    const base = (rest.request as { endpoint?: { DEFAULTS?: { baseUrl?: string } } }).endpoint?.DEFAULTS
+      ?.baseUrl;
+    return base ? new GitRepo(cloneUrlFor(base, file.owner, file.repo), cacheDir, gitEnv, blobs) : undefined;
+  };
+  /** A file of the default branch (at `sha` when given) over REST; undefined when it does not exist. */
+  const readRest = async (file: RepoId & { path: string }, sha: string | undefined) => {
+    try {
+      return await call(`reading ${file.path} in ${file.owner}/${file.repo}`, async () => {
+        const { data } = await rest.request("GET /repos/{owner}/{repo}/contents/{path}", {
+          owner: file.owner,
+          repo: file.repo,
+          path: file.path,
+          ...(sha ? { ref: sha } : {}),
+          mediaType: { format: "raw" },
+        });
+        if (typeof data !== "string")
+          throw new GitHubError(
+            "validation",
+            `${file.owner}/${file.repo}:${file.path} is a directory, not a file`,
+          );
+        return data;
+      });
+    } catch (e) {
+      if (e instanceof GitHubError && e.kind === "not-found") return undefined;
+      throw e;
+    }
+  };
   return {
     listRepositories() {
       listing ??= call("listing the installation's repositories", async () => {
@@ -68,25 +103,22 @@ export function installationPort(
       });
     },
     async readFile(file) {
-      try {
-        return await call(`reading ${file.path} in ${file.owner}/${file.repo}`, async () => {
-          const { data } = await rest.request("GET /repos/{owner}/{repo}/contents/{path}", {
-            owner: file.owner,
-            repo: file.repo,
-            path: file.path,
-            mediaType: { format: "raw" },
-          });
-          if (typeof data !== "string")
-            throw new GitHubError(
-              "validation",
-              `${file.owner}/${file.repo}:${file.path} is a directory, not a file`,
-            );
-          return data;
-        });
-      } catch (e) {
-        if (e instanceof GitHubError && e.kind === "not-found") return undefined;
-        throw e;
-      }
+      const git = files && gitOf(file);
+      const at = git ? await git.headCommit().catch(() => undefined) : undefined;
+      if (at?.kind === "missing") return undefined;
+      const sha = at?.kind === "at" ? at.sha : undefined;
+      if (!git || !sha) return readRest(file, sha);
+      const kept = files?.get(file, sha);
+      if (kept) return kept.text;
+      // a commit not read before (the default branch moved: a publish, a push): fetched into the cache
+      // clone, which the job mostly fetches next anyway, and read there; over REST where git cannot
+      const held = await git
+        .fetch(sha)
+        .then(() => git.heldFile(sha, file.path))
+        .catch(() => null);
+      const text = held === null ? await readRest(file, sha) : held;
+      files?.set(file, sha, text);
+      return text;
     },
     repo(repository) {
       const key = repository.fullName.toLowerCase();

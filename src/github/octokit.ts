@@ -31,6 +31,12 @@ export interface OctokitSettings {
   cluster?: { connection: Bottleneck.IORedisConnection; id: string };
   /** Shut at a stop past its grace: every call refused before it is sent (stop-gate.ts). */
   gate?: StopGate;
+  /**
+   * The app's: each installation's GETs asked again as conditional requests, their answers kept here by
+   * installation (a 304 is not counted against the installation's hourly budget, and never hides a
+   * change). Absent: every GET is asked in full.
+   */
+  installationAnswers?: AnswerCache;
 }
 
 /**
@@ -82,6 +88,7 @@ export function porchlightOctokit(settings: OctokitSettings): typeof ProbotOctok
     observe(settings.metrics),
     renewExpiredToken,
     refusedOnceStopped(settings.gate),
+    conditionalByInstallation(settings.installationAnswers),
   );
   return WithPlugins.defaults((instance: InstanceOptions) => {
     // probot names the installation (`throttle.id`) of the Octokit it makes for one.
@@ -231,6 +238,20 @@ interface ResponseLike {
 interface ErrorLike {
   status?: number;
   response?: { headers?: Record<string, string | number | undefined> };
+}
+
+/**
+ * An installation's Octokit (probot names its installation in `auth.installationId`, an event's and a
+ * job's alike) asks its GETs as conditional
+ * requests, with the answers kept for that installation — whichever of its hourly tokens asks; the app's
+ * own (JWT) Octokit and a token's pass by.
+ */
+function conditionalByInstallation(answers: AnswerCache | undefined) {
+  return (octokit: unknown, options: object) => {
+    const id = (options as { auth?: { installationId?: unknown } }).auth?.installationId;
+    if (!answers || (typeof id !== "number" && typeof id !== "string") || id === "") return {};
+    return conditionalGets(answers.forToken(`installation ${id}`))(octokit);
+  };
 }
 
 /** Every request refused before it is sent once the app's stop has abandoned its jobs (stop-gate.ts). */

@@ -2,6 +2,7 @@ import { GitHubError } from "../github/errors.js";
 import { type PublishOutcome, type PublishRequest, publishProposal } from "../jobs/publish/index.js";
 import { REQUIRED_CHECKS } from "../lifecycle/publish.js";
 import { parseDeletionProposal } from "../lifecycle/revision-deletion.js";
+import type { SpentBudget } from "../queue/parked.js";
 import { PorchError, revisionConflict } from "./errors.js";
 import { jobContext } from "./job-context.js";
 import { nameOf, type ProposalRevision } from "./names.js";
@@ -39,6 +40,12 @@ export async function approve(
 export interface CheckWait {
   timeoutMs: number;
   pollMs: number;
+  /**
+   * Where the bot runs beside this process (`porchlight serve`): whether its jobs for `owner`'s
+   * repositories are parked because the installation's GitHub budget is spent (docs/operations.md,
+   * "GitHub rate limits"); then the checks cannot run before the reset, and approve says so at once.
+   */
+  botParked?: (owner: string) => SpentBudget | undefined;
 }
 
 export const DEFAULT_WAIT: CheckWait = { timeoutMs: 5 * 60_000, pollMs: 1000 };
@@ -49,16 +56,41 @@ export const DEFAULT_WAIT: CheckWait = { timeoutMs: 5 * 60_000, pollMs: 1000 };
  * conclusion: publish then decides, and names a failed one), at most `timeoutMs`; past that, publish
  * refuses naming the checks that have not run. Ctrl-C ends the wait as it ends the command.
  */
-async function waitForChecks(repo: Repository, sha: string, wait: CheckWait): Promise<void> {
+async function waitForChecks(repo: Repository, sha: string, wait: CheckWait, name: string): Promise<void> {
   const deadline = Date.now() + wait.timeoutMs;
   for (;;) {
     const runs = await repo.conn.port.listCheckRuns(sha);
     const pending = REQUIRED_CHECKS.filter(
-      (name) => !runs.some((r) => r.name === name && r.headSha === sha && r.status === "completed"),
+      (check) => !runs.some((r) => r.name === check && r.headSha === sha && r.status === "completed"),
     );
-    if (pending.length === 0 || Date.now() + wait.pollMs > deadline) return;
+    if (pending.length === 0) return;
+    const parked = wait.botParked?.(repo.full.split("/")[0] ?? "");
+    if (parked) throw checksParked(repo, { name, sha, pending, parked });
+    if (Date.now() + wait.pollMs > deadline) return;
     await new Promise((done) => setTimeout(done, wait.pollMs));
   }
+}
+
+/**
+ * The approval of a proposal whose checks the bot cannot run before GitHub's rate limit resets: said at
+ * once (Kubernetes' TooManyRequests), naming the checks, the installation, the reset and what to do,
+ * where waiting would end only in "has not run" after the whole wait.
+ */
+function checksParked(
+  repo: Repository,
+  at: { name: string; sha: string; pending: readonly string[]; parked: SpentBudget },
+): PorchError {
+  const { parked } = at;
+  const until = new Date(parked.until).toISOString();
+  const checks = at.pending.join(" and ");
+  const jobs = `${parked.jobs} job${parked.jobs === 1 ? "" : "s"} of the bot parked until then`;
+  return new PorchError(
+    "rate-limited",
+    `cannot approve ${at.name}: ${checks} ${at.pending.length === 1 ? "has" : "have"} not run on ${at.sha.slice(0, 7)} (${repo.full}) and cannot before ${until}: the porchlight app's GitHub rate limit for installation ${parked.installation} is spent until then (${jobs}; GitHub said: ${parked.reason}). The checks run by themselves once it resets: approve again after ${until}, or have the installation spend less (docs/operations.md, "GitHub rate limits")`,
+    undefined,
+    undefined,
+    { retryAfter: Math.max(1, Math.ceil((parked.until - Date.now()) / 1000)) },
+  );
 }
 
 /**
@@ -95,7 +127,7 @@ export async function approveAndPublish(
     request = { kind: "command", user: me.login, porchApprove: true };
   }
   // A revision's deletion proposal changes no file: no check runs on it, none is waited for.
-  if (!parseDeletionProposal(pr)) await waitForChecks(repo, pr.headSha, wait);
+  if (!parseDeletionProposal(pr)) await waitForChecks(repo, pr.headSha, wait, name);
   const ctx = await jobContext(repo);
   let outcome = await publishProposal(ctx, { pull, request });
   if (outcome.kind === "refused" && (await repo.conn.port.getPull(pull)).merged) {

@@ -17,6 +17,11 @@ export interface ParkReason {
   reason: string;
 }
 
+/** An installation whose budget is spent, as the parked jobs tell it: the latest reset, and how many wait. */
+export interface SpentBudget extends ParkReason {
+  jobs: number;
+}
+
 interface Parked<T> extends ParkReason {
   job: T;
 }
@@ -53,11 +58,15 @@ export class ParkedJobs<T> {
     return this.jobs.size;
   }
 
-  /** The installations whose budget is spent now, each with its latest reset and reason, and its jobs. */
-  spent(): (ParkReason & { jobs: number })[] {
+  /**
+   * The installations whose budget is spent now, each with its latest reset and reason, and its jobs;
+   * with `of`, only those of the parked jobs it picks.
+   */
+  spent(of?: (job: T) => boolean): SpentBudget[] {
     const now = this.opts.now();
-    const by = new Map<string, ParkReason & { jobs: number }>();
+    const by = new Map<string, SpentBudget>();
     for (const p of this.jobs.values()) {
+      if (of && !of(p.job)) continue;
       const seen = by.get(p.installation);
       if (!seen)
         by.set(p.installation, { installation: p.installation, until: p.until, reason: p.reason, jobs: 1 });

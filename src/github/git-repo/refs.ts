@@ -1,6 +1,6 @@
 import type { RefInfo } from "../../lifecycle/refs.js";
 import { GitCommandError } from "../git-process.js";
-import { lsRemoteHttp } from "../git-refs-http.js";
+import { lsRefs, lsRemoteHttp } from "../git-refs-http.js";
 import type { CacheClone } from "./clone.js";
 import { type InProcessUse, inProcess } from "./in-process.js";
 import { remote, withHeaders } from "./remote.js";
@@ -30,6 +30,42 @@ export async function listRefs(clone: CacheClone, use: InProcessUse): Promise<Re
       const [sha, ref] = l.split("\t") as [string, string];
       return { sha, ref };
     });
+}
+
+/**
+ * The commit the remote's HEAD (its default branch) is at: one `ls-refs` of HEAD alone over smart HTTP
+ * where the URL is http(s) (git over HTTP is not counted against GitHub's REST budget), else `git
+ * ls-remote URL HEAD`. "missing" where the remote has no such repository (to these credentials), "empty"
+ * where it has no commit yet.
+ */
+export async function headCommit(
+  clone: CacheClone,
+  use: InProcessUse,
+): Promise<{ kind: "at"; sha: string } | { kind: "empty" } | { kind: "missing" }> {
+  const found = (refs: readonly RefInfo[]) => {
+    const sha = refs.find((r) => r.ref === "HEAD")?.sha;
+    return sha ? { kind: "at" as const, sha } : { kind: "empty" as const };
+  };
+  try {
+    const listed = await inProcess(clone.url, use, () =>
+      withHeaders(clone, (headers) => lsRefs(clone.url, headers, ["HEAD"])).catch((e: unknown) => {
+        if (e instanceof GitCommandError && e.kind === "not-found") return "missing" as const;
+        throw e;
+      }),
+    );
+    if (listed === "missing") return { kind: "missing" };
+    if (listed) return found(listed);
+    const out = (await remote(clone, ["ls-remote", clone.url, "HEAD"])).toString("utf8");
+    return found(
+      out
+        .split("\n")
+        .filter((l) => l.includes("\t"))
+        .map((l) => ({ sha: l.split("\t")[0] ?? "", ref: l.split("\t")[1] ?? "" })),
+    );
+  } catch (e) {
+    if (e instanceof GitCommandError && e.kind === "not-found") return { kind: "missing" };
+    throw e;
+  }
 }
 
 /** The branch the remote's HEAD names, or undefined when the remote does not say (`pkg get` without a ref). */

@@ -16,8 +16,19 @@ export type CheckConfigOutcome =
  */
 export async function checkProposedConfig(
   ctx: JobContext,
-  input: { pull: number; defaultBranch: string },
+  input: {
+    pull: number;
+    defaultBranch: string;
+    /** The base and head the event named: a change that leaves the file alone is told by git, no REST read. */
+    baseSha?: string;
+    headSha?: string;
+  },
 ): Promise<CheckConfigOutcome> {
+  if (input.baseSha && input.headSha) {
+    const named = await ctx.port.changedPaths(input.baseSha, input.headSha);
+    if (!named.includes(CONFIG_PATH))
+      return { kind: "skipped", reason: `#${input.pull} does not change ${CONFIG_PATH}` };
+  }
   const pr = await ctx.port.getPull(input.pull);
   if (pr.state !== "open") return { kind: "skipped", reason: `#${pr.number} is not open` };
   if (pr.baseRef !== input.defaultBranch) {

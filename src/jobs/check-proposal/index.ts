@@ -50,6 +50,12 @@ export async function checkProposal(
     force?: boolean;
     /** The draft's render was run by this job already (renderFirst): the head it left is checked. */
     rendered?: boolean;
+    /**
+     * The head the proposal was opened with (its `opened` event): while it is still the head, no head of
+     * the proposal lies below it, and the commits there (the draft's, before it was proposed) are not
+     * marked as passed over.
+     */
+    openedAt?: string;
   },
 ): Promise<CheckProposalOutcome> {
   const pr = await ctx.port.getPull(input.pull);
@@ -95,7 +101,7 @@ export async function checkProposal(
   // Done before the head's own checks (a job that dies in between leaves the head unchecked, so it runs
   // again); asked while the head's packages are checked, so the heads passed over show it at once and
   // the head's checks wait for no more than its writes.
-  const marking = markSkipped(ctx, pr);
+  const marking = input.openedAt === pr.headSha ? Promise.resolve() : markSkipped(ctx, pr);
   const draftRender = renderOfItsDraft(pr, isFork, packages, headRuns);
   const checks = await checkPackages(
     ctx,

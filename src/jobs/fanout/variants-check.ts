@@ -33,8 +33,18 @@ export type VariantsCheckOutcome =
 export async function checkVariantFiles(
   ctx: JobContext,
   installation: InstallationPort,
-  input: { pull: number },
+  input: {
+    pull: number;
+    /** The base and head the event named: a change of no variant file is told by git, no REST read. */
+    baseSha?: string;
+    headSha?: string;
+  },
 ): Promise<VariantsCheckOutcome> {
+  if (input.baseSha && input.headSha) {
+    const named = await ctx.port.changedPaths(input.baseSha, input.headSha);
+    if (!named.some((p) => p.startsWith(`${VARIANTS_DIR}/`)))
+      return { kind: "skipped", reason: `#${input.pull} changes no variant file` };
+  }
   const pr = await ctx.port.getPull(input.pull);
   if (pr.state !== "open") return { kind: "skipped", reason: `#${pr.number} is not open` };
   const changed = await ctx.port.changedPaths(pr.baseSha, pr.headSha);

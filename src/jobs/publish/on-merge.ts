@@ -20,8 +20,22 @@ const MERGED_MARKER = "<!-- porchlight:publish merged -->";
  */
 export async function publishMergedPull(
   ctx: JobContext,
-  input: { pull: number },
+  input: {
+    pull: number;
+    /**
+     * The bot merged it (the event said so), from this draft branch at this head: a publish job of the
+     * bot finishes a publish it merges in the same run, deleting the draft branch last, so a branch gone
+     * (asked of git) leaves nothing to do. An auto-published fan-out pull request keeps its branch, and
+     * is finished here as any merge.
+     */
+    ownMerge?: { headRef: string; headSha: string };
+  },
 ): Promise<FinishedPublish | undefined> {
+  if (input.ownMerge) {
+    const { headRef, headSha } = input.ownMerge;
+    const refs = await ctx.port.listRefs();
+    if (!refs.some((r) => r.ref === `refs/heads/${headRef}` && r.sha === headSha)) return undefined;
+  }
   const pr = await ctx.port.getPull(input.pull);
   const draft = parsePackageBranch(pr.headRef);
   if (!isMergedDraft(ctx.port, pr, ctx.baseBranch) || !draft.ok || !pr.mergeCommitSha) return undefined;

@@ -17,8 +17,10 @@ import { renderDone } from "./report.js";
 export async function infoScope(
   port: RepoPort,
   input: { sha: string; pkg: string; tree: FileTree },
+  /** The commit's change to its parent, asked of git already (port.parentChange). */
+  change: ReturnType<RepoPort["parentChange"]> = port.parentChange(input.sha, input.pkg),
 ): Promise<ReadonlySet<string> | undefined> {
-  const { parent, paths } = await port.parentChange(input.sha, input.pkg);
+  const { parent, paths } = await change;
   if (!parent) return undefined;
   const scope = changeScope(paths, input.tree);
   if (!scope || !(await renderDone(port, parent))) return undefined;

@@ -153,7 +153,7 @@ interface Rendered {
   options: RenderOptions;
   heldBack: { heldBack?: string[] };
   /** The files of the package whose info results the head's check annotates (infoScope). */
-  scope: Promise<ReadonlySet<string> | undefined>;
+  scope: () => Promise<ReadonlySet<string> | undefined>;
 }
 
 /** The package at the head read and rendered; a render that failed or went over a limit is reported. */
@@ -164,11 +164,13 @@ async function renderHead(
   const { tree, blobs, symlinks } = await ctx.port.readTree(sha, pkg);
   const links = packageLinksProblem(pkg, symlinks ?? []);
   if (links) return failOn(ctx, { pkg, sha }, { kind: "refused", error: `${links.text}.` });
-  // Which files the check annotates asks git and GitHub about the parent: asked while the render runs
-  // (on its thread), so the check is written as soon as the render is done. A failure is the check's
-  // to report, where commitRender waits for it.
-  const scope = infoScope(ctx.port, { sha, pkg, tree });
-  scope.catch(() => {});
+  // Which files the check annotates asks git about the parent while the render runs (on its thread),
+  // so the check is written as soon as the render is done; whether the parent's render is done (a REST
+  // read) is asked only of a render with an info result to scope. A failure is the check's to report,
+  // where commitRender waits for it.
+  const change = ctx.port.parentChange(sha, pkg);
+  change.catch(() => {});
+  const scope = () => infoScope(ctx.port, { sha, pkg, tree }, change);
   const limits = jobLimits(ctx);
   const allowance = resourceAllowance(limits.limits);
   // An adopted fork's content no maintainer vouched for yet: builtins only, the rest held back.
@@ -208,7 +210,8 @@ async function commitRender(
   r: Omit<Rendered, "kind"> & { branch: string; pkg: string; sha: string },
 ): Promise<RenderDraftOutcome | "lost a race"> {
   const { branch, pkg, sha, tree, result, heldBack } = r;
-  const scope = await r.scope;
+  // (a render without info results annotates all it has: no scope is asked for)
+  const scope = result.findings.some((f) => f.severity === "info") ? await r.scope() : undefined;
   const infoOn = scope ? { infoScope: scope } : {};
   const clean = async (): Promise<RenderDraftOutcome> => {
     const verdict: RenderVerdict = { kind: "rendered", commit: { kind: "as-is" }, ...heldBack };

@@ -1,4 +1,5 @@
 import type { AnswerCache } from "../../github/conditional.js";
+import type { CheckWait } from "../../porch/approve.js";
 import type { UpstreamAccess } from "../../porch/egress.js";
 import { registrationsOf } from "../../porch/namespace.js";
 import { type RegistryAccess, RegistryError } from "../../porch/registrations.js";
@@ -29,6 +30,11 @@ export interface StoreSettings {
   index: RevisionIndex;
   /** Told each upstream a clone or an upgrade could not reach, with what git met (the operator's log). */
   report?: UpstreamAccess["report"];
+  /**
+   * The bot beside the API (`porchlight serve`): whether its jobs for an owner's repositories are parked
+   * by GitHub's rate limit, so that an approval waiting for their checks says so at once (approve.ts).
+   */
+  botParked?: CheckWait["botParked"];
 }
 
 /**

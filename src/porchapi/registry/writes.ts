@@ -1,5 +1,5 @@
 import type { PackageRevision } from "../../lifecycle/index.js";
-import { approve, DEFAULT_WAIT } from "../../porch/approve.js";
+import { approve, type CheckWait, DEFAULT_WAIT } from "../../porch/approve.js";
 import { deleteRevision as deleteOperation, publishedDeletion } from "../../porch/delete.js";
 import { stillAsRead } from "../../porch/drafts.js";
 import { revisionConflict } from "../../porch/errors.js";
@@ -72,7 +72,13 @@ async function operation<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 /** Carries out a lifecycle move on the revision found, with the engine's operation for it. */
+/** How an approval waits for the bot's checks: Porch's wait, told where the bot's jobs are parked. */
+function checkWait(settings: StoreSettings): CheckWait {
+  return settings.botParked ? { ...DEFAULT_WAIT, botParked: settings.botParked } : DEFAULT_WAIT;
+}
+
 async function move(
+  settings: StoreSettings,
   env: OpEnv,
   to: LifecycleMove,
   found: { repo: Repository; rev: PackageRevision; state?: RepoState },
@@ -91,7 +97,7 @@ async function move(
         return rejectProposal(env, { repo, rev: asProposal(rev, refused("reject")) });
       case "approve": {
         const proposal = asProposal(rev, refused("approve", ": only a proposal is approved"));
-        return approve(env, { repo, rev: proposal, wait: DEFAULT_WAIT });
+        return approve(env, { repo, rev: proposal, wait: checkWait(settings) });
       }
       case "propose-delete":
         return proposeDelete(env, { repo, rev, state: state ?? (await repo.load()), name });
@@ -142,7 +148,7 @@ export async function updateRevision(
       if (changes) await writeKptfile(env, ns, name, changes);
       // the move before the labels: a watch between the two sees the moved revision (a controller acting
       // on Drafts does not act twice), and a refused move writes no labels
-      if (to) await move(env, to, found, name);
+      if (to) await move(settings, env, to, found, name);
       if (!approval) await writeMetadata(env, ns, name, obj, current);
       // what was written, read again from GitHub once the door told the index
       return () => getRevision(settings, caller, ns, name);
@@ -170,7 +176,9 @@ export async function deleteRevision(
     target: repositoryTarget(repo),
     async run() {
       if (!opts.dryRun)
-        await operation(() => deleteOperation(env, { repo, rev, state, name, wait: () => DEFAULT_WAIT }));
+        await operation(() =>
+          deleteOperation(env, { repo, rev, state, name, wait: () => checkWait(settings) }),
+        );
       else if (rev.lifecycle === "Published")
         throw new ApiError("Forbidden", publishedDeletion(name), {
           name,
