@@ -23,7 +23,7 @@ export type ServeAsk = { id: number; op: "since"; from: number };
 const served: ServedRequest[] = [];
 
 const emit = Server.prototype.emit;
-Server.prototype.emit = function (this: Server, event: string, ...args: unknown[]) {
+Server.prototype.emit = function (this: Server, event: string, ...args: unknown[]): boolean {
   if (event === "request") {
     const req = args[0] as IncomingMessage;
     const res = args[1] as ServerResponse;
@@ -38,7 +38,7 @@ Server.prototype.emit = function (this: Server, event: string, ...args: unknown[
       }),
     );
   }
-  return emit.call(this, event, ...args);
+  return (emit as (this: Server, event: string, ...args: unknown[]) => boolean).call(this, event, ...args);
 } as typeof Server.prototype.emit;
 
 process.on("message", (q: ServeAsk) => {

@@ -99,13 +99,16 @@ async function startServe(data: string): Promise<Serve> {
     join(import.meta.dirname, "porch-iterative-serve.ts"),
     ["serve", "--data", data],
     {
-      execArgv: [...FROM_SOURCE, ...(process.env.PORCH_ITERATIVE_NODE_ARGS?.split(" ").filter(Boolean) ?? [])],
+      execArgv: [
+        ...FROM_SOURCE,
+        ...(process.env.PORCH_ITERATIVE_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
+      ],
       env: {
         PATH: process.env.PATH ?? "/usr/bin:/bin",
         HOME: process.env.HOME ?? "/tmp",
         PORT: "0",
         HOST: "127.0.0.1",
-        LOG_LEVEL: process.env.E2E_LOG ?? "warn",
+        LOG_LEVEL: (process.env.E2E_LOG ?? "warn") as NodeJS.ProcessEnv["LOG_LEVEL"],
         PORCHLIGHT_RECONCILE_INTERVAL_MS: "0",
       },
       stdio: ["ignore", "pipe", "pipe", "ipc"],
@@ -123,7 +126,9 @@ async function startServe(data: string): Promise<Serve> {
     child.stdout?.on("data", () => {
       if (/export KUBECONFIG=\S+/.test(out)) resolve();
     });
-    child.once("exit", (code) => reject(new Error(`porchlight serve exited (${code}) before serving:\n${out}`)));
+    child.once("exit", (code) =>
+      reject(new Error(`porchlight serve exited (${code}) before serving:\n${out}`)),
+    );
   });
   let next = 0;
   const waiting = new Map<number, (v: ServedRequest[]) => void>();
@@ -133,7 +138,7 @@ async function startServe(data: string): Promise<Serve> {
   });
   const forgeUrl = /forge: (\S+) /.exec(out)?.[1] ?? "";
   const user = (login: string) => new RegExp(`^ {2}${login}\\t[^\\t]+\\t(\\S+)$`, "m").exec(out)?.[1] ?? "";
-  const kubeconfig = new RegExp(`for maintainer \\(\\S+\\): (\\S+)`).exec(out)?.[1] ?? "";
+  const kubeconfig = /for maintainer \(\S+\): (\S+)/.exec(out)?.[1] ?? "";
   if (!forgeUrl || !kubeconfig) throw new Error(`porchlight serve printed no forge or kubeconfig:\n${out}`);
   return {
     forgeUrl,
@@ -195,7 +200,10 @@ function client(kubeconfig: string) {
     const url = new URL(
       `${server}/apis/${GROUP}/${VERSION}/namespaces/${NAMESPACE}/packagerevisions/${name}/${sub}`,
     );
-    const opts: Parameters<typeof request>[1] = { method: "PUT", headers: { "content-type": "application/json" } };
+    const opts: Parameters<typeof request>[1] = {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+    };
     await kc.applyToHTTPSOptions(opts);
     return new Promise((resolve, reject) => {
       const req = request(url, opts, (res) => {
@@ -205,7 +213,8 @@ function client(kubeconfig: string) {
           text += d;
         });
         res.on("end", () => {
-          if ((res.statusCode ?? 0) >= 300) reject(new Error(`PUT ${name}/${sub}: ${res.statusCode} ${text}`));
+          if ((res.statusCode ?? 0) >= 300)
+            reject(new Error(`PUT ${name}/${sub}: ${res.statusCode} ${text}`));
           else resolve(JSON.parse(text));
         });
       });
@@ -216,11 +225,15 @@ function client(kubeconfig: string) {
   return {
     list: async (fieldSelector?: string) =>
       (
-        (await api.listNamespacedCustomObject({ ...revisions, ...(fieldSelector ? { fieldSelector } : {}) })) as {
+        (await api.listNamespacedCustomObject({
+          ...revisions,
+          ...(fieldSelector ? { fieldSelector } : {}),
+        })) as {
           items: Revision[];
         }
       ).items,
-    create: async (body: Revision) => (await api.createNamespacedCustomObject({ ...revisions, body })) as Revision,
+    create: async (body: Revision) =>
+      (await api.createNamespacedCustomObject({ ...revisions, body })) as Revision,
     get: async (name: string) => (await api.getNamespacedCustomObject({ ...revisions, name })) as Revision,
     update: async (rev: Revision) =>
       (await api.replaceNamespacedCustomObject({
@@ -228,12 +241,17 @@ function client(kubeconfig: string) {
         name: rev.metadata?.name ?? "",
         body: rev,
       })) as Revision,
-    approval: async (rev: Revision) => (await putSubresource(rev.metadata?.name ?? "", "approval", rev)) as Revision,
+    approval: async (rev: Revision) =>
+      (await putSubresource(rev.metadata?.name ?? "", "approval", rev)) as Revision,
     delete: async (name: string) => {
       await api.deleteNamespacedCustomObject({ ...revisions, name });
     },
     getResources: async (name: string) =>
-      (await api.getNamespacedCustomObject({ ...base, plural: "packagerevisionresources", name })) as Resources,
+      (await api.getNamespacedCustomObject({
+        ...base,
+        plural: "packagerevisionresources",
+        name,
+      })) as Resources,
     updateResources: async (res: Resources) =>
       (await api.replaceNamespacedCustomObject({
         ...base,
@@ -462,7 +480,8 @@ export async function benchPorchIterative(): Promise<IterativeRow[]> {
         const row: IterativeRow = { repos, operation: op };
         for (const n of NS) row[`ms N=${n}`] = Math.round(mean(byN.get(n)?.ms[op] ?? []));
         row.growth = `${(mean(byN.get(last)?.ms[op] ?? []) / Math.max(1, mean(byN.get(first)?.ms[op] ?? []))).toFixed(2)}×`;
-        for (const n of [first, last]) row[`caller+app N=${n}`] = fmtCost(avgCost(byN.get(n)?.cost[op] ?? []));
+        for (const n of [first, last])
+          row[`caller+app N=${n}`] = fmtCost(avgCost(byN.get(n)?.cost[op] ?? []));
         rows.push(row);
       }
       const lifeCost = (n: number) =>
@@ -472,7 +491,8 @@ export async function benchPorchIterative(): Promise<IterativeRow[]> {
           ),
         );
       const total: IterativeRow = { repos, operation: "a whole life" };
-      for (const n of NS) total[`ms N=${n}`] = Math.round(OPS.reduce((s, op) => s + mean(byN.get(n)?.ms[op] ?? []), 0));
+      for (const n of NS)
+        total[`ms N=${n}`] = Math.round(OPS.reduce((s, op) => s + mean(byN.get(n)?.ms[op] ?? []), 0));
       total.growth = `${(Number(total[`ms N=${last}`]) / Math.max(1, Number(total[`ms N=${first}`]))).toFixed(2)}×`;
       for (const n of [first, last]) total[`caller+app N=${n}`] = fmtCost(lifeCost(n));
       rows.push(total);
@@ -491,6 +511,10 @@ export async function benchPorchIterative(): Promise<IterativeRow[]> {
       if (!process.env.KEEP_SERVE_DATA) rmSync(data, { recursive: true, force: true });
     }
   }
-  console.log(`cores and load: ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+  console.log(
+    `cores and load: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}`,
+  );
   return rows;
 }
