@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import type { AnswerCache } from "./conditional.js";
 import { GitHubError, mapGitHubErrors, toGitHubError } from "./errors.js";
 import { installationPort, repositoryOf } from "./installation.js";
@@ -63,6 +64,20 @@ export interface ConnectOptions {
   signal?: AbortSignal | undefined;
   /** Where GETs keep their answers, asked again as conditional requests (a server's, per token). */
   conditional?: AnswerCache | undefined;
+  /**
+   * What GitHub answered this token about the repository a moment ago, kept by the caller for as long as
+   * it trusts it (the API server's: src/porch/repo-metadata.ts): used instead of asking again.
+   */
+  metadata?: RepoMetadataCache | undefined;
+}
+
+/** GitHub's answer to `GET /repos/{owner}/{repo}` for a token, as connectRepo reads it. */
+export type RepoMetadata = z.infer<typeof restRepositoryForToken>;
+
+/** Where a token's answers about repositories are kept a while (by `owner/repo`). */
+export interface RepoMetadataCache {
+  lookup(token: string, full: string): RepoMetadata | undefined;
+  keep(token: string, full: string, data: RepoMetadata): void;
 }
 
 function permissionFrom(p: RestPermissions): Permission {
@@ -222,13 +237,18 @@ export async function connectRepo(opts: ConnectOptions): Promise<RepoConnection>
   const where = `${opts.repo.owner}/${opts.repo.repo}`;
   const call = <T>(what: string, fn: () => Promise<T>): Promise<T> =>
     mapGitHubErrors(`${what} in ${where}`, fn);
-  const data = await call("reading the repository", async () =>
-    parseResponse(
-      restRepositoryForToken,
-      (await octokit.rest.repos.get({ ...opts.repo })).data,
-      `reading ${where}`,
-    ),
-  );
+  const read = async () => {
+    const answer = await call("reading the repository", async () =>
+      parseResponse(
+        restRepositoryForToken,
+        (await octokit.rest.repos.get({ ...opts.repo })).data,
+        `reading ${where}`,
+      ),
+    );
+    opts.metadata?.keep(opts.token, where, answer);
+    return answer;
+  };
+  const data = opts.metadata?.lookup(opts.token, where) ?? (await read());
   const repository = repositoryOf(data);
   const info: RepoInfo = {
     id: repository.id,

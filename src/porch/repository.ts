@@ -2,7 +2,12 @@ import type { RepoConfig } from "../config/index.js";
 import { loadRepoConfig } from "../config/load.js";
 import { formatProblem } from "../config/problem.js";
 import type { AnswerCache } from "../github/conditional.js";
-import { connectRepo, type Identity, type RepoConnection } from "../github/connect.js";
+import {
+  connectRepo,
+  type Identity,
+  type RepoConnection,
+  type RepoMetadataCache,
+} from "../github/connect.js";
 import type { CommitAuthor, PullRequest } from "../github/port.js";
 import { mergedDraftPulls, mergedInto } from "../jobs/publish/merged-drafts.js";
 import {
@@ -41,6 +46,11 @@ export interface PorchEnv {
    * asking GitHub nothing (a repository without `.github/porchlight.yml` costs a 404 each time otherwise).
    */
   configs?: CommitFactCache | undefined;
+  /**
+   * Each token's answers about repositories, kept a while (the API server's, repo-metadata.ts): an
+   * opening within that while asks GitHub nothing about the repository itself.
+   */
+  metadata?: RepoMetadataCache | undefined;
   /** The environment commits take their author from (GIT_AUTHOR_NAME, GIT_AUTHOR_EMAIL). */
   authorEnv: Readonly<Record<string, string | undefined>>;
   /** Porch's namespace (--namespace): what objects name as theirs; default the repository's owner. */
@@ -188,6 +198,7 @@ export async function openRepository(
     cacheDir: env.cacheDir,
     signal: signal && env.signal ? AbortSignal.any([signal, env.signal]) : (signal ?? env.signal),
     conditional: env.conditional,
+    metadata: env.metadata,
   });
   const canonical = `${conn.info.id.owner}/${conn.info.id.repo}`;
   const facts = commitFacts(conn.port, env.disk);
@@ -299,8 +310,10 @@ async function configOf(
 ): Promise<Awaited<ReturnType<typeof loadRepoConfig>>> {
   const read = (readFile = conn.readFile) =>
     loadRepoConfig(readFile, conn.info.id, { ref: conn.info.defaultBranch });
-  if (!env.configs || !ahead) return read();
-  const sha = await ahead.then(
+  if (!env.configs) return read();
+  // the default branch's commit, from the refs read ahead, else from git (no request to GitHub's API):
+  // a repository without `.github/porchlight.yml` costs two counted 404s each time it is read by REST
+  const sha = await (ahead ?? conn.port.listRefs().then((refs) => [refs] as const)).then(
     ([refs]) => indexRefs(refs).branches.get(conn.info.defaultBranch),
     () => undefined,
   );
@@ -313,8 +326,8 @@ async function configOf(
   // the repository's own file at that commit, from the cache clone once fetched (no request); any
   // other (the organisation's, one it extends) through GitHub
   const loaded = await read(async (file) => {
-    if (!fetched || file.owner !== owner || file.repo !== repo) return conn.readFile(file);
-    await fetched.catch(() => undefined);
+    if (file.owner !== owner || file.repo !== repo) return conn.readFile(file);
+    await fetched?.catch(() => undefined);
     return conn.port.getFile(file.path, sha);
   });
   if (loaded.ok) env.configs.keepCommitFact(sha, CONFIG_FACT, loaded);
