@@ -1,5 +1,5 @@
 import { type ChildProcess, fork } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { request } from "node:https";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -91,6 +91,8 @@ interface Serve {
   caller: { login: string; token: string; kubeconfig: string };
   /** The requests its servers answered from the `from`-th on. */
   since(from: number): Promise<ServedRequest[]>;
+  /** The CPU time the process has used (user + system, ms), from /proc. */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -145,6 +147,11 @@ async function startServe(data: string): Promise<Serve> {
     forgePort: Number(new URL(forgeUrl).port),
     admin: user("admin"),
     caller: { login: "maintainer", token: user("maintainer"), kubeconfig },
+    cpuMs: () => {
+      const fields = readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+      // utime and stime, fields 14 and 15 of stat (11 and 12 after the command's name), in ticks of 10 ms
+      return (Number(fields[11]) + Number(fields[12])) * 10;
+    },
     since: (from) =>
       new Promise((resolve) => {
         const id = ++next;
@@ -312,16 +319,18 @@ async function deleteTestPackages(c: Client): Promise<void> {
 }
 
 /** One life of the test package, Porch's collectMetrics: each operation's wall time and forge cost. */
-async function life(c: Client, serve: Serve): Promise<Record<Op, { ms: number; cost: Cost }>> {
-  const out = {} as Record<Op, { ms: number; cost: Cost }>;
+async function life(c: Client, serve: Serve): Promise<Record<Op, { ms: number; cpu: number; cost: Cost }>> {
+  const out = {} as Record<Op, { ms: number; cpu: number; cost: Cost }>;
   let mark = (await serve.since(0)).length;
   const measure = async <T>(op: Op, f: () => Promise<T>): Promise<T> => {
+    const cpu0 = serve.cpuMs();
     const t0 = performance.now();
     const v = await f();
     const ms = performance.now() - t0;
+    const cpu = serve.cpuMs() - cpu0;
     const log = await serve.since(mark);
     mark += log.length;
-    out[op] = { ms, cost: costOf(serve, log) };
+    out[op] = { ms, cpu, cost: costOf(serve, log) };
     if (TRACE)
       console.log(
         `${op}: ${ms.toFixed(0)} ms`,
@@ -424,7 +433,10 @@ export async function benchPorchIterative(): Promise<IterativeRow[]> {
       const controls = Array.from({ length: repos }, (_, i) => `iterative-control-${i + 1}`);
       await register(serve, kc, controls);
       const c = client(serve.caller.kubeconfig);
-      const byN = new Map<number, { ms: Record<Op, number[]>; cost: Record<Op, Cost[]> }>();
+      const byN = new Map<
+        number,
+        { ms: Record<Op, number[]>; cpu: Record<Op, number[]>; cost: Record<Op, Cost[]> }
+      >();
       const publishCost = new Map<number, { caller: number; app: number; perRevision: number; s: number }>();
       let have = 0;
       for (const n of NS) {
@@ -444,16 +456,18 @@ export async function benchPorchIterative(): Promise<IterativeRow[]> {
         });
         have = n;
         const ms = Object.fromEntries(OPS.map((o) => [o, [] as number[]])) as Record<Op, number[]>;
+        const cpu = Object.fromEntries(OPS.map((o) => [o, [] as number[]])) as Record<Op, number[]>;
         const cost = Object.fromEntries(OPS.map((o) => [o, [] as Cost[]])) as Record<Op, Cost[]>;
         for (let i = 0; i < SAMPLES; i++) {
           const one = await life(c, serve);
           await deleteTestPackages(c);
           for (const op of OPS) {
             ms[op].push(one[op].ms);
+            cpu[op].push(one[op].cpu);
             cost[op].push(one[op].cost);
           }
         }
-        byN.set(n, { ms, cost });
+        byN.set(n, { ms, cpu, cost });
         console.log(
           `  repos ${repos}, N ${n}: control revisions published in ${s.toFixed(1)} s; load ${loadavg()
             .map((l) => l.toFixed(1))
@@ -480,6 +494,7 @@ export async function benchPorchIterative(): Promise<IterativeRow[]> {
         const row: IterativeRow = { repos, operation: op };
         for (const n of NS) row[`ms N=${n}`] = Math.round(mean(byN.get(n)?.ms[op] ?? []));
         row.growth = `${(mean(byN.get(last)?.ms[op] ?? []) / Math.max(1, mean(byN.get(first)?.ms[op] ?? []))).toFixed(2)}×`;
+        row["serve CPU ms"] = NS.map((n) => Math.round(mean(byN.get(n)?.cpu[op] ?? []))).join(" → ");
         for (const n of [first, last])
           row[`caller+app N=${n}`] = fmtCost(avgCost(byN.get(n)?.cost[op] ?? []));
         rows.push(row);
@@ -494,6 +509,9 @@ export async function benchPorchIterative(): Promise<IterativeRow[]> {
       for (const n of NS)
         total[`ms N=${n}`] = Math.round(OPS.reduce((s, op) => s + mean(byN.get(n)?.ms[op] ?? []), 0));
       total.growth = `${(Number(total[`ms N=${last}`]) / Math.max(1, Number(total[`ms N=${first}`]))).toFixed(2)}×`;
+      total["serve CPU ms"] = NS.map((n) =>
+        Math.round(OPS.reduce((s, op) => s + mean(byN.get(n)?.cpu[op] ?? []), 0)),
+      ).join(" → ");
       for (const n of [first, last]) total[`caller+app N=${n}`] = fmtCost(lifeCost(n));
       rows.push(total);
       const pub: IterativeRow = { repos, operation: "a control revision published (s; caller+app requests)" };
