@@ -1,6 +1,9 @@
+import { createHash } from "node:crypto";
 import type { z } from "zod";
 import type { AnswerCache } from "./conditional.js";
 import { GitHubError, mapGitHubErrors, toGitHubError } from "./errors.js";
+import { GitCommandError } from "./git-process.js";
+import { lsRemoteHttp } from "./git-refs-http.js";
 import { installationPort, repositoryOf } from "./installation.js";
 import { tokenOctokit } from "./octokit.js";
 import type { RestClient } from "./octokit-repo.js";
@@ -42,6 +45,12 @@ export interface RepoConnection {
   installation: InstallationPort;
   /** A file of a repository the token reads, at its default branch (configuration files). */
   readFile: InstallationPort["readFile"];
+  /**
+   * Another repository of this host as git lists it to the token (no request GitHub counts): a digest
+   * of its branches' heads, which changes whenever any of them moves; null where git finds no such
+   * repository (or none this token reads, as GitHub answers both).
+   */
+  branchesOf(id: RepoId): Promise<string | null>;
   whoami(): Promise<Identity | undefined>;
   /** Creates branch `name` at `sha`; "exists" when a branch of that name is already there. */
   createBranch(name: string, sha: string): Promise<"created" | "exists">;
@@ -264,6 +273,22 @@ export async function connectRepo(opts: ConnectOptions): Promise<RepoConnection>
     info,
     installation,
     readFile: (file) => installation.readFile(file),
+    async branchesOf(id) {
+      const url = new URL(info.cloneUrl);
+      url.pathname = url.pathname.replace(/[^/]+\/[^/]+$/, `${id.owner}/${id.repo}.git`);
+      const basic = Buffer.from(`x-access-token:${opts.token}`).toString("base64");
+      try {
+        const refs = await lsRemoteHttp(url.toString(), { authorization: `Basic ${basic}` });
+        const heads = refs
+          .filter((r) => r.ref.startsWith("refs/heads/"))
+          .map((r) => `${r.ref} ${r.sha}`)
+          .sort();
+        return createHash("sha256").update(heads.join("\n")).digest("hex");
+      } catch (e) {
+        if (e instanceof GitCommandError && e.kind === "not-found") return null;
+        throw e;
+      }
+    },
     async whoami() {
       try {
         const { data } = await octokit.rest.users.getAuthenticated();

@@ -144,11 +144,10 @@ describe("a package's life through Porch's API costs the caller the same GitHub 
     const publishedAtSix = (counted() - before) / 2;
     const atEight = await life();
     expect(atEight).toEqual(atTwo);
-    // a revision published (create, propose, approve, with the gets between) costs what the last did;
-    // 11 today: a pull request created, read, merged; its checks and reviews read; the tag made and the
-    // draft branch deleted by REST; the open pull requests read back; the organisation's configuration
-    // read again for the base branch's new commit (the target is 10)
+    // a revision published (create, propose, approve, with the gets between) costs what the last did,
+    // and at most 10: a tenth of the caller's share of GitHub's hourly budget that Porch's iterative
+    // test at N = 100 needs
     expect(publishedAtSix).toBe(publishedAtTwo);
-    expect(publishedAtSix).toBeLessThanOrEqual(11);
+    expect(publishedAtSix).toBeLessThanOrEqual(10);
   }, 300_000);
 });
