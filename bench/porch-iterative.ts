@@ -427,6 +427,7 @@ export async function benchPorchIterative(): Promise<IterativeRow[]> {
   for (const repos of REPO_COUNTS) {
     const data = mkdtempSync(join(tmpdir(), "porchlight-bench-iterative-"));
     const serve = await startServe(data);
+    const from = rows.length;
     try {
       const kc = new KubeConfig();
       kc.loadFromFile(serve.caller.kubeconfig);
@@ -524,6 +525,12 @@ export async function benchPorchIterative(): Promise<IterativeRow[]> {
         pub[`caller+app N=${n}`] = `${p?.caller.toFixed(1)}+${p?.app.toFixed(1)}`;
       }
       rows.push(pub);
+      // each repository count's figures as soon as they are measured (a later one may fail)
+      console.table(rows.slice(from));
+    } catch (e) {
+      // a run that fails (an approval refused: the app's checks not run) is reported, the others kept
+      rows.push({ repos, operation: `failed: ${e instanceof Error ? e.message : String(e)}` });
+      console.log(`  repos ${repos}: failed: ${e instanceof Error ? e.message : String(e)}`);
     } finally {
       await serve.stop();
       if (!process.env.KEEP_SERVE_DATA) rmSync(data, { recursive: true, force: true });
