@@ -74,7 +74,12 @@ export class ReadAccess {
         repo: { owner, repo },
         cacheDir: this.settings.cacheDir,
         conditional: this.settings.conditional,
-        metadata: this.settings.metadata,
+        // its answer kept for the openings that follow, never taken from there: a token's access is
+        // asked of GitHub at least every trustMs
+        metadata: this.settings.metadata && {
+          lookup: () => undefined,
+          keep: (token, full, data) => this.settings.metadata?.keep(token, full, data),
+        },
         rateLimitRetries: 0,
         signal,
       });
