@@ -6,7 +6,14 @@ import { benchRender } from "./render.js";
  * function named bench* (called with no arguments; an array it returns is printed as a table).
  * Options: --sizes=1000,10000 (render sizes), --no-kpt (skip the kpt anchor), --only=render|<topic>.
  */
-const NOT_TOPICS = new Set(["run.ts", "render.ts", "render-package.ts", "format-file.ts", "cpu-profile.ts"]);
+const NOT_TOPICS = new Set([
+  "run.ts",
+  "render.ts",
+  "render-package.ts",
+  "format-file.ts",
+  "cpu-profile.ts",
+  "porch-iterative-serve.ts",
+]);
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);

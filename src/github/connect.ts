@@ -1,5 +1,9 @@
+import { createHash } from "node:crypto";
+import type { z } from "zod";
 import type { AnswerCache } from "./conditional.js";
 import { GitHubError, mapGitHubErrors, toGitHubError } from "./errors.js";
+import { GitCommandError } from "./git-process.js";
+import { lsRemoteHttp } from "./git-refs-http.js";
 import { installationPort, repositoryOf } from "./installation.js";
 import { tokenOctokit } from "./octokit.js";
 import type { RestClient } from "./octokit-repo.js";
@@ -41,6 +45,12 @@ export interface RepoConnection {
   installation: InstallationPort;
   /** A file of a repository the token reads, at its default branch (configuration files). */
   readFile: InstallationPort["readFile"];
+  /**
+   * Another repository of this host as git lists it to the token (no request GitHub counts): a digest
+   * of its branches' heads, which changes whenever any of them moves; null where git finds no such
+   * repository (or none this token reads, as GitHub answers both).
+   */
+  branchesOf(id: RepoId): Promise<string | null>;
   whoami(): Promise<Identity | undefined>;
   /** Creates branch `name` at `sha`; "exists" when a branch of that name is already there. */
   createBranch(name: string, sha: string): Promise<"created" | "exists">;
@@ -63,6 +73,20 @@ export interface ConnectOptions {
   signal?: AbortSignal | undefined;
   /** Where GETs keep their answers, asked again as conditional requests (a server's, per token). */
   conditional?: AnswerCache | undefined;
+  /**
+   * What GitHub answered this token about the repository a moment ago, kept by the caller for as long as
+   * it trusts it (the API server's: src/porch/repo-metadata.ts): used instead of asking again.
+   */
+  metadata?: RepoMetadataCache | undefined;
+}
+
+/** GitHub's answer to `GET /repos/{owner}/{repo}` for a token, as connectRepo reads it. */
+export type RepoMetadata = z.infer<typeof restRepositoryForToken>;
+
+/** Where a token's answers about repositories are kept a while (by `owner/repo`). */
+export interface RepoMetadataCache {
+  lookup(token: string, full: string): RepoMetadata | undefined;
+  keep(token: string, full: string, data: RepoMetadata): void;
 }
 
 function permissionFrom(p: RestPermissions): Permission {
@@ -222,13 +246,18 @@ export async function connectRepo(opts: ConnectOptions): Promise<RepoConnection>
   const where = `${opts.repo.owner}/${opts.repo.repo}`;
   const call = <T>(what: string, fn: () => Promise<T>): Promise<T> =>
     mapGitHubErrors(`${what} in ${where}`, fn);
-  const data = await call("reading the repository", async () =>
-    parseResponse(
-      restRepositoryForToken,
-      (await octokit.rest.repos.get({ ...opts.repo })).data,
-      `reading ${where}`,
-    ),
-  );
+  const read = async () => {
+    const answer = await call("reading the repository", async () =>
+      parseResponse(
+        restRepositoryForToken,
+        (await octokit.rest.repos.get({ ...opts.repo })).data,
+        `reading ${where}`,
+      ),
+    );
+    opts.metadata?.keep(opts.token, where, answer);
+    return answer;
+  };
+  const data = opts.metadata?.lookup(opts.token, where) ?? (await read());
   const repository = repositoryOf(data);
   const info: RepoInfo = {
     id: repository.id,
@@ -244,6 +273,22 @@ export async function connectRepo(opts: ConnectOptions): Promise<RepoConnection>
     info,
     installation,
     readFile: (file) => installation.readFile(file),
+    async branchesOf(id) {
+      const url = new URL(info.cloneUrl);
+      url.pathname = url.pathname.replace(/[^/]+\/[^/]+$/, `${id.owner}/${id.repo}.git`);
+      const basic = Buffer.from(`x-access-token:${opts.token}`).toString("base64");
+      try {
+        const refs = await lsRemoteHttp(url.toString(), { authorization: `Basic ${basic}` });
+        const heads = refs
+          .filter((r) => r.ref.startsWith("refs/heads/"))
+          .map((r) => `${r.ref} ${r.sha}`)
+          .sort();
+        return createHash("sha256").update(heads.join("\n")).digest("hex");
+      } catch (e) {
+        if (e instanceof GitCommandError && e.kind === "not-found") return null;
+        throw e;
+      }
+    },
     async whoami() {
       try {
         const { data } = await octokit.rest.users.getAuthenticated();

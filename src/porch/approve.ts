@@ -105,16 +105,17 @@ export async function approveAndPublish(
   wait: CheckWait = DEFAULT_WAIT,
   name = `#${pull}`,
 ): Promise<Exclude<PublishOutcome, { kind: "refused" }>> {
-  const pr = await repo.conn.port.getPull(pull);
+  // the token's user asked beside the pull request (a conditional request, free when unchanged): GitHub
+  // refuses a review of one's own pull request, and that refusal would cost a counted request each time
+  const [pr, caller] = await Promise.all([
+    repo.conn.port.getPull(pull),
+    repo.whoami().catch(() => undefined),
+  ]);
   let request: PublishRequest;
   try {
-    const user = await repo.conn.approvePull(pull, pr.headSha, "Approved with `porchlight rpkg approve`.");
-    // the review is the record; the approval is the caller's, as Porch's approve (their own proposal's too,
-    // unless the repository's configuration sets requiredApprovals)
-    request =
-      user.toLowerCase() === pr.author.toLowerCase()
-        ? { kind: "command", user, porchApprove: true }
-        : { kind: "review", user, commitId: pr.headSha };
+    if (caller && caller.login.toLowerCase() === pr.author.toLowerCase())
+      request = { kind: "command", user: caller.login, porchApprove: true };
+    else request = await reviewed(repo, pull, pr);
   } catch (e) {
     if (!(e instanceof GitHubError) || e.kind !== "validation") throw e;
     const me = await repo.whoami();
@@ -138,6 +139,20 @@ export async function approveAndPublish(
   if (outcome.kind === "published" && outcome.alreadyMerged)
     await refuseIfAnotherApproved(repo, pull, name, request.kind === "review");
   return outcome;
+}
+
+/** An approving review of the head as the token's user: the record of the approval. */
+async function reviewed(
+  repo: Repository,
+  pull: number,
+  pr: { headSha: string; author: string },
+): Promise<PublishRequest> {
+  const user = await repo.conn.approvePull(pull, pr.headSha, "Approved with `porchlight rpkg approve`.");
+  // the approval is the caller's, as Porch's approve (their own proposal's too, unless the repository's
+  // configuration sets requiredApprovals)
+  return user.toLowerCase() === pr.author.toLowerCase()
+    ? { kind: "command", user, porchApprove: true }
+    : { kind: "review", user, commitId: pr.headSha };
 }
 
 /**

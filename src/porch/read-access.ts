@@ -1,14 +1,14 @@
 import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import type { AnswerCache } from "../github/conditional.js";
-import { connectRepo } from "../github/connect.js";
+import { connectRepo, type RepoMetadataCache } from "../github/connect.js";
 import { GitHubError } from "../github/errors.js";
 
 /**
  * How long GitHub's answer to "may this token read this repository?" is trusted: a repository made
  * private, or a collaborator removed, disappears from that token's reads within it (docs/porch-api.md).
  */
-const READ_ACCESS_TRUST_MS = 10_000;
+export const READ_ACCESS_TRUST_MS = 10_000;
 const ANSWERS_KEPT = 16_384;
 
 /** Who asks, and the signal that ends their requests to GitHub. */
@@ -32,6 +32,8 @@ export class ReadAccess {
       apiUrl: string | undefined;
       conditional?: AnswerCache | undefined;
       cacheDir: string;
+      /** Where the answers are kept for the openings that follow (repo-metadata.ts). */
+      metadata?: RepoMetadataCache | undefined;
     },
     readonly trustMs = READ_ACCESS_TRUST_MS,
   ) {
@@ -72,6 +74,12 @@ export class ReadAccess {
         repo: { owner, repo },
         cacheDir: this.settings.cacheDir,
         conditional: this.settings.conditional,
+        // its answer kept for the openings that follow, never taken from there: a token's access is
+        // asked of GitHub at least every trustMs
+        metadata: this.settings.metadata && {
+          lookup: () => undefined,
+          keep: (token, full, data) => this.settings.metadata?.keep(token, full, data),
+        },
         rateLimitRetries: 0,
         signal,
       });

@@ -2,7 +2,12 @@ import type { RepoConfig } from "../config/index.js";
 import { loadRepoConfig } from "../config/load.js";
 import { formatProblem } from "../config/problem.js";
 import type { AnswerCache } from "../github/conditional.js";
-import { connectRepo, type Identity, type RepoConnection } from "../github/connect.js";
+import {
+  connectRepo,
+  type Identity,
+  type RepoConnection,
+  type RepoMetadataCache,
+} from "../github/connect.js";
 import type { CommitAuthor, PullRequest } from "../github/port.js";
 import { mergedDraftPulls, mergedInto } from "../jobs/publish/merged-drafts.js";
 import {
@@ -41,6 +46,11 @@ export interface PorchEnv {
    * asking GitHub nothing (a repository without `.github/porchlight.yml` costs a 404 each time otherwise).
    */
   configs?: CommitFactCache | undefined;
+  /**
+   * Each token's answers about repositories, kept a while (the API server's, repo-metadata.ts): an
+   * opening within that while asks GitHub nothing about the repository itself.
+   */
+  metadata?: RepoMetadataCache | undefined;
   /** The environment commits take their author from (GIT_AUTHOR_NAME, GIT_AUTHOR_EMAIL). */
   authorEnv: Readonly<Record<string, string | undefined>>;
   /** Porch's namespace (--namespace): what objects name as theirs; default the repository's owner. */
@@ -188,6 +198,7 @@ export async function openRepository(
     cacheDir: env.cacheDir,
     signal: signal && env.signal ? AbortSignal.any([signal, env.signal]) : (signal ?? env.signal),
     conditional: env.conditional,
+    metadata: env.metadata,
   });
   const canonical = `${conn.info.id.owner}/${conn.info.id.repo}`;
   const facts = commitFacts(conn.port, env.disk);
@@ -299,26 +310,50 @@ async function configOf(
 ): Promise<Awaited<ReturnType<typeof loadRepoConfig>>> {
   const read = (readFile = conn.readFile) =>
     loadRepoConfig(readFile, conn.info.id, { ref: conn.info.defaultBranch });
-  if (!env.configs || !ahead) return read();
-  const sha = await ahead.then(
+  const configs = env.configs;
+  if (!configs) return read();
+  // the default branch's commit, from the refs read ahead, else from git (no request to GitHub's API):
+  // a repository without `.github/porchlight.yml` costs two counted 404s each time it is read by REST
+  const sha = await (ahead ?? conn.port.listRefs().then((refs) => [refs] as const)).then(
     ([refs]) => indexRefs(refs).branches.get(conn.info.defaultBranch),
     () => undefined,
   );
   if (sha === undefined) return read();
-  const kept = env.configs.commitFact(sha, CONFIG_FACT) as
-    | Awaited<ReturnType<typeof loadRepoConfig>>
-    | undefined;
+  const kept = configs.commitFact(sha, CONFIG_FACT) as Awaited<ReturnType<typeof loadRepoConfig>> | undefined;
   if (kept?.ok) return kept;
   const { owner, repo } = conn.info.id;
   // the repository's own file at that commit, from the cache clone once fetched (no request); any
   // other (the organisation's, one it extends) through GitHub
   const loaded = await read(async (file) => {
-    if (!fetched || file.owner !== owner || file.repo !== repo) return conn.readFile(file);
-    await fetched.catch(() => undefined);
+    if (file.owner !== owner || file.repo !== repo) return otherFile(configs, conn, file);
+    // (a commit not read ahead fetched first, with its files: one git request, none GitHub counts)
+    await (fetched ?? conn.port.commitMessages([sha])).catch(() => undefined);
     return conn.port.getFile(file.path, sha);
   });
-  if (loaded.ok) env.configs.keepCommitFact(sha, CONFIG_FACT, loaded);
+  if (loaded.ok) configs.keepCommitFact(sha, CONFIG_FACT, loaded);
   return loaded;
+}
+
+/**
+ * A file of another repository a configuration reads (the organisation's `.github`, one it extends): kept
+ * by that repository's branches as git lists them (no counted request), read through GitHub only when
+ * they moved; none where git finds no such repository (most organisations have no `.github`: asked by
+ * REST, each new commit of the base branch cost a counted 404).
+ */
+async function otherFile(
+  configs: CommitFactCache,
+  conn: RepoConnection,
+  file: { owner: string; repo: string; path: string },
+): Promise<string | undefined> {
+  const version = await conn.branchesOf(file).catch(() => undefined);
+  if (version === null) return undefined;
+  if (version === undefined) return conn.readFile(file);
+  const fact = `${CONFIG_FACT}:${file.owner}/${file.repo}:${file.path}`.toLowerCase();
+  const kept = configs.commitFact(version, fact) as { text: string | undefined } | undefined;
+  if (kept) return kept.text;
+  const text = await conn.readFile(file);
+  configs.keepCommitFact(version, fact, { text });
+  return text;
 }
 
 /**

@@ -20,6 +20,7 @@ import {
 import { ReadAccess, type Reader } from "./read-access.js";
 import { openRegistry, openRevisionMetadata, type RevisionMetadata } from "./registrations.js";
 import { REGISTRY_REPO } from "./repo-address.js";
+import { RepoMetadataMemo } from "./repo-metadata.js";
 import {
   openRepository,
   type PorchEnv,
@@ -253,9 +254,21 @@ export class RevisionIndex {
     return this.#facts;
   }
 
+  /**
+   * Each token's answers about repositories (their default branch, its permission), trusted as its read
+   * access is: every opening reads through it, the index's and the API's writes' (repo-metadata.ts).
+   */
+  readonly metadata: RepoMetadataMemo;
+
   constructor(readonly settings: RevisionIndexSettings) {
+    this.metadata = new RepoMetadataMemo(settings.accessTrustMs);
     this.access = new ReadAccess(
-      { apiUrl: settings.apiUrl, conditional: settings.conditional, cacheDir: settings.cacheDir },
+      {
+        apiUrl: settings.apiUrl,
+        conditional: settings.conditional,
+        cacheDir: settings.cacheDir,
+        metadata: this.metadata,
+      },
       settings.accessTrustMs,
     );
   }
@@ -638,6 +651,7 @@ export class RevisionIndex {
       conditional: this.settings.conditional,
       disk: this.#facts,
       configs: this.#facts,
+      metadata: this.metadata,
       authorEnv: this.settings.authorEnv,
       namespace: ns,
       ...(registrations ? { registrations } : {}),
