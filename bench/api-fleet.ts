@@ -40,6 +40,8 @@ interface Run {
   notModified: number;
   /** The callers' counted requests by route, most first. */
   callerRoutes: string;
+  /** The requests answered 304 by route, most first. */
+  notModifiedRoutes: string;
   seconds: number;
 }
 
@@ -197,6 +199,7 @@ async function run(count: number, kill: boolean): Promise<Run> {
       callers: counted.filter((r) => r.installationId === null && r.login !== null).length,
       notModified: spent.length - counted.length,
       callerRoutes: topRoutes(counted.filter((r) => r.installationId === null && r.login !== null)),
+      notModifiedRoutes: `app: ${topRoutes(spent.filter((r) => r.status === 304 && r.installationId !== null))}; callers: ${topRoutes(spent.filter((r) => r.status === 304 && r.installationId === null))}`,
       seconds,
     };
   } finally {
@@ -268,6 +271,7 @@ export async function benchApiFleet(): Promise<ApiFleetRow[]> {
     },
     { measure: "fleet: the callers' requests by route", value: fleet.callerRoutes },
     { measure: "one replica: the callers' requests by route", value: one.callerRoutes },
+    { measure: "fleet: answered 304, by route", value: fleet.notModifiedRoutes },
     {
       measure: "fleet / one replica, GitHub requests",
       value: `${(budget(fleet) / budget(one)).toFixed(2)}×`,
