@@ -9,7 +9,7 @@ import {
   type RepoMetadataCache,
 } from "../github/connect.js";
 import type { CommitAuthor, PullRequest } from "../github/port.js";
-import { mergedDraftPulls, mergedInto } from "../jobs/publish/merged-drafts.js";
+import { type DraftPullsMemo, mergedDraftPulls, mergedInto } from "../jobs/publish/merged-drafts.js";
 import {
   byPackageThenRevision,
   discoverRevisions,
@@ -70,6 +70,11 @@ export interface PorchEnv {
    * branches and revision tags).
    */
   prefetch?: (refs: readonly RefInfo[]) => readonly string[];
+  /**
+   * The listings of draft branches' pull requests kept between readings (the API's index, which lists
+   * again and again): a draft not proposed is asked about once, not at every reading (merged-drafts.ts).
+   */
+  draftPulls?: DraftPullsMemo | undefined;
   /** --request-timeout: how long `get` waits for one repository of a namespace (undefined: no limit). */
   timeoutMs?: number | undefined;
   /**
@@ -214,7 +219,9 @@ export async function openRepository(
     return sha === undefined ? undefined : facts.packagesAt(sha);
   });
   // And the listings of draft branches merged at their head, whose base branch load checks then.
-  let draftsAhead = ahead?.then(([refs, openPulls]) => mergedDraftPulls(conn.port, { refs, openPulls }));
+  let draftsAhead = ahead?.then(([refs, openPulls]) =>
+    mergedDraftPulls(conn.port, { refs, openPulls }, env.draftPulls),
+  );
   // a failure is load's to report; a configuration that fails first is reported instead, as before
   ahead?.catch(() => {});
   baseAhead?.catch(() => {});
@@ -262,7 +269,7 @@ export async function openRepository(
       };
       // A draft branch a publish left at its merged head is that published revision, not a Draft.
       const [merged, { dirs, workspaces }] = await Promise.all([
-        (drafts ?? mergedDraftPulls(conn.port, { refs, openPulls: pulls })).then((p) =>
+        (drafts ?? mergedDraftPulls(conn.port, { refs, openPulls: pulls }, env.draftPulls)).then((p) =>
           mergedInto(p, baseBranch),
         ),
         onBase(),

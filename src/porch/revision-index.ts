@@ -3,6 +3,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { LRUCache } from "lru-cache";
 import type { AnswerCache } from "../github/conditional.js";
+import type { DraftPullsMemo } from "../jobs/publish/merged-drafts.js";
 import { DRAFT_PREFIX, indexRefs, type PackageRevision, parseRevisionTag } from "../lifecycle/index.js";
 import type { PorchTask, PublishInfo } from "../lifecycle/kpt-trailer.js";
 import type { RefInfo } from "../lifecycle/refs.js";
@@ -226,6 +227,8 @@ const digestOf = (parts: Iterable<string>) => {
 export class RevisionIndex {
   readonly access: ReadAccess;
   readonly #namespaces = new Map<string, NamespaceState>();
+  /** The draft branches' pull request listings, kept between readings (merged-drafts.ts). */
+  readonly #draftPulls: DraftPullsMemo = new Map();
   /** Per namespace, the last notice number of the fleet's sequence this replica heard (fleet only). */
   readonly #applied = new Map<string, number>();
   /** Reads waiting for a namespace's notices to reach a number (#caughtUp). */
@@ -645,6 +648,7 @@ export class RevisionIndex {
   ): PorchEnv {
     return {
       ...(known ? { prefetch: (refs: readonly RefInfo[]) => newRevisionCommits(refs, known) } : {}),
+      draftPulls: this.#draftPulls,
       token: reader.token,
       apiUrl: this.settings.apiUrl,
       cacheDir: join(this.settings.cacheDir, Buffer.from(ns.toLowerCase()).toString("hex")),

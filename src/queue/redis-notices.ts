@@ -1,5 +1,10 @@
 import { Redis } from "ioredis";
 
+/** The count and the message in one script: a key's notices are published in their numbers' order. */
+const TELL_SEQUENCED = `local n = redis.call('INCR', KEYS[1])
+redis.call('PUBLISH', ARGV[1], ARGV[2] .. n)
+return n`;
+
 /** One notice as a replica hears it: what was told, by whom, and its place in its key's sequence. */
 export interface HeardNotice {
   body: unknown;
@@ -74,13 +79,6 @@ export class RedisNotices {
       const heard = this.#parse(text);
       if (heard) this.#onNotice?.(heard);
     });
-    this.#commands.defineCommand("tellSequenced", {
-      numberOfKeys: 1,
-      // the count and the message in one script: a key's notices are published in their numbers' order
-      lua: `local n = redis.call('INCR', KEYS[1])
-redis.call('PUBLISH', ARGV[1], ARGV[2] .. n)
-return n`,
-    });
   }
 
   /** The connection notices are told on, for the fleet's other small keys (answers shared: github/shared-answers.ts). */
@@ -116,9 +114,9 @@ return n`,
       await this.#commands.publish(this.#channel, `${head}\n`);
       return undefined;
     }
-    const tell = (this.#commands as unknown as Record<string, (...a: string[]) => Promise<number>>)
-      .tellSequenced as (k: string, channel: string, text: string) => Promise<number>;
-    return Number(await tell.call(this.#commands, this.#seqPrefix + key, this.#channel, `${head}\n`));
+    return Number(
+      await this.#commands.eval(TELL_SEQUENCED, 1, this.#seqPrefix + key, this.#channel, `${head}\n`),
+    );
   }
 
   /** How many notices were told under `key` so far (0 when none). */

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { PullRequest, RepoPulls } from "../../src/github/port.js";
-import { mergedDraftPulls, mergedDrafts, mergedInto } from "../../src/jobs/publish/merged-drafts.js";
+import {
+  type DraftPullsMemo,
+  mergedDraftPulls,
+  mergedDrafts,
+  mergedInto,
+} from "../../src/jobs/publish/merged-drafts.js";
 
 const sha = (c: string) => c.repeat(40);
 
@@ -68,5 +73,24 @@ describe("merged drafts", () => {
     const found = await mergedDrafts(port, { refs, openPulls: open, baseBranch: "main" });
     expect(found.map((p) => p.number)).toEqual([2]);
     expect(asked.sort()).toEqual(["drafts/app/a", "drafts/app/c"]);
+  });
+
+  it("kept between readings: a draft is asked again only once its head moved or its open proposal closed", async () => {
+    const { port, asked } = pulls(byBranch);
+    const memo: DraftPullsMemo = new Map();
+    const proposal = { ...pull(6, "drafts/app/c", sha("c"), "main", false), state: "open" as const };
+    const first = await mergedDraftPulls(port, { refs, openPulls: [proposal] }, memo);
+    expect(first.map((p) => p.number)).toEqual([3, 2]);
+    expect(asked.splice(0).sort()).toEqual(["drafts/app/a", "drafts/app/b"]);
+    // nothing moved: the kept listings answer, GitHub is asked nothing
+    expect(
+      (await mergedDraftPulls(port, { refs, openPulls: [proposal] }, memo)).map((p) => p.number),
+    ).toEqual([3, 2]);
+    expect(asked).toEqual([]);
+    // c's proposal closed (it may have been merged), b moved: those two asked again, a not
+    const moved = refs.map((r) => (r.ref.endsWith("/b") ? { ...r, sha: sha("9") } : r));
+    const third = await mergedDraftPulls(port, { refs: moved, openPulls: [] }, memo);
+    expect(asked.sort()).toEqual(["drafts/app/b", "drafts/app/c"]);
+    expect(third.map((p) => p.number).sort()).toEqual([2, 3, 4]);
   });
 });

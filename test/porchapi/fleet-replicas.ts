@@ -12,7 +12,7 @@ export interface ApiReplica extends Replica {
 }
 
 /** `porchlight serve` as one replica of the fleet, serving Porch's API (plain HTTP on loopback). */
-export async function apiReplica(
+async function apiReplica(
   forge: Forge,
   creds: ReturnType<Forge["createApp"]>,
   name: string,

@@ -22,22 +22,63 @@ export async function mergedDrafts(port: RepoPulls, input: RepoState): Promise<P
 }
 
 /**
+ * What a reader that lists again and again (the API's index) keeps of mergedDraftPulls's listings, by
+ * repository and branch: the head the branch was asked at, what was found, whether a proposal of it was
+ * open at the last listing, and when it was asked.
+ */
+export type DraftPullsMemo = Map<string, Map<string, DraftListing>>;
+
+interface DraftListing {
+  sha: string;
+  pulls: PullRequest[];
+  open: boolean;
+  at: number;
+}
+
+/**
+ * How long a kept listing of a branch with no open proposal is trusted: a proposal opened and merged
+ * between two listings, its branch left at the merged head (a publish a crash left unfinished), is seen
+ * this late at most.
+ */
+const DRAFT_PULLS_TRUST_MS = 5 * 60_000;
+
+/**
  * mergedDrafts's listings, every pull request of each branch merged at its head, into any branch: they
  * depend on the refs and the open pull requests alone, so a command can ask them before it knows its
- * base branch (from the configuration), then keep those `mergedInto` it.
+ * base branch (from the configuration), then keep those `mergedInto` it. With `memo`, a branch is asked
+ * again only when its head moved, a proposal of it was open at the last listing and is not now (it may
+ * have been merged), or its listing is older than DRAFT_PULLS_TRUST_MS: a namespace of many drafts not
+ * proposed costs a request per draft once, not one per draft at every reading.
  */
 export async function mergedDraftPulls(
   port: RepoPulls,
   input: Omit<RepoState, "baseBranch">,
+  memo?: DraftPullsMemo,
 ): Promise<PullRequest[]> {
   const open = new Set(input.openPulls.map((p) => p.headRef));
-  const asked = [...indexRefs(input.refs).branches].filter(
-    ([branch]) => !open.has(branch) && parsePackageBranch(branch).ok,
-  );
+  const branches = [...indexRefs(input.refs).branches].filter(([branch]) => parsePackageBranch(branch).ok);
+  // the repository's listings as kept, and as they are after this one (a branch gone is forgotten)
+  const repo = `${port.id.owner}/${port.id.repo}`.toLowerCase();
+  const before = memo?.get(repo);
+  const after = new Map<string, DraftListing>();
+  const now = Date.now();
+  for (const [branch] of branches)
+    if (open.has(branch)) after.set(branch, { sha: "", pulls: [], open: true, at: 0 });
+  const asked = branches.filter(([branch]) => !open.has(branch));
   // a few listings at a time: a repository with many drafts not proposed waited for each in turn
-  const found = await mapLimit(asked, 8, async ([branch, sha]) =>
-    (await port.listPullsFrom(branch)).filter((p) => p.merged && p.mergeCommitSha && p.headSha === sha),
-  );
+  const found = await mapLimit(asked, 8, async ([branch, sha]) => {
+    const kept = before?.get(branch);
+    if (kept && kept.sha === sha && !kept.open && now - kept.at < DRAFT_PULLS_TRUST_MS) {
+      after.set(branch, kept);
+      return kept.pulls;
+    }
+    const pulls = (await port.listPullsFrom(branch)).filter(
+      (p) => p.merged && p.mergeCommitSha && p.headSha === sha,
+    );
+    after.set(branch, { sha, pulls, open: false, at: now });
+    return pulls;
+  });
+  memo?.set(repo, after);
   return found.flat();
 }
 
