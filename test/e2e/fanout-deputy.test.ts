@@ -2,7 +2,7 @@ import { request } from "node:https";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPorchApi } from "../../src/cli/api.js";
 import { configMap, kptfile } from "../util/krm.js";
-import { dashboardOf, sweep, useWorld } from "./harness.js";
+import { checkRuns, dashboardOf, sweep, useWorld } from "./harness.js";
 
 /** A variant file naming another repository's package as its upstream (issue #76's `steal.yaml`). */
 const variant = (name: string, downstream = "stolen") => `apiVersion: config.porch.kpt.dev/v1alpha1
@@ -98,9 +98,31 @@ describe("fan-out reads for a variant file only what its writers may read (forge
       req.end();
     });
 
-  it("a variant naming a private repository one of the variant files' writers cannot read clones nothing; the dashboard and the variant's status in Porch's API say why", async () => {
+  it("fails the porchlight/variants check of a pull request adding such a variant, naming the repository, the writer and what to do", async () => {
+    const { number } = await w.propose("peek", { ".porchlight/variants/peek.yaml": variant("peek") });
+    const { data: pr } = await w.users.alice!.rest.pulls.get({
+      owner: "acme",
+      repo: "blueprints",
+      pull_number: number,
+    });
+    const check = (await checkRuns(w, pr.head.sha)).find((r) => r.name === "porchlight/variants");
+    expect(check?.conclusion).toBe("failure");
+    expect(check?.output.summary).toContain("acme/hidden is private and alice");
+    expect(check?.output.summary).toContain(
+      "give alice (and every other writer of acme/blueprints) read access to acme/hidden",
+    );
+    await w.users.alice!.rest.pulls.update({
+      owner: "acme",
+      repo: "blueprints",
+      pull_number: number,
+      state: "closed",
+    });
+    await w.settle();
+  }, 120_000);
+
+  it("a variant naming a private repository one of the variant files' writers cannot read clones nothing; the dashboard, the pushed commit's check and the variant's status in Porch's API say why", async () => {
     const blueprints = await w.clone("alice");
-    await blueprints.push("main", { ".porchlight/variants/steal.yaml": steal }, "main");
+    const pushed = await blueprints.push("main", { ".porchlight/variants/steal.yaml": steal }, "main");
     await w.settle();
     await sweep(w);
 
@@ -110,6 +132,12 @@ describe("fan-out reads for a variant file only what its writers may read (forge
     const dashboard = await dashboardOf(w);
     expect(dashboard).toContain("steal");
     expect(dashboard).toContain("acme/hidden is private and alice");
+
+    // pushed straight to main, with no pull request: the commit carries the failing check
+    const check = (await checkRuns(w, pushed)).find((r) => r.name === "porchlight/variants");
+    expect(check?.conclusion).toBe("failure");
+    expect(check?.output.title).toBe("1 problem in variant files");
+    expect(check?.output.summary).toContain(".porchlight/variants/steal.yaml:6:");
 
     // what a controller (kubectl get packagevariant steal -o yaml) sees: the rule, not "Pending"
     // rita only reads acme/blueprints: the dashboard she reads is enough
@@ -141,6 +169,8 @@ describe("fan-out reads for a variant file only what its writers may read (forge
       ["Ready", "True", "NoErrors"],
     ]);
     expect(honoured.downstreamTargets).toEqual([{ name: "stolen.topsecret.steal" }]);
+    const cleared = (await checkRuns(w, pushed)).find((r) => r.name === "porchlight/variants");
+    expect(cleared?.conclusion).toBe("success");
     expect(await dashboardOf(w)).not.toContain("porchlight:refused");
   }, 120_000);
 });
