@@ -2,7 +2,7 @@ import { request } from "node:https";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPorchApi } from "../../src/cli/api.js";
 import { configMap, kptfile } from "../util/krm.js";
-import { checkRuns, dashboardOf, sweep, useWorld } from "./harness.js";
+import { checkRuns, dashboardOf, sweep, sweepWrites, useWorld } from "./harness.js";
 
 /** A variant file naming another repository's package as its upstream (issue #76's `steal.yaml`). */
 const variant = (name: string, downstream = "stolen") => `apiVersion: config.porch.kpt.dev/v1alpha1
@@ -138,6 +138,8 @@ describe("fan-out reads for a variant file only what its writers may read (forge
     expect(check?.conclusion).toBe("failure");
     expect(check?.output.title).toBe("1 problem in variant files");
     expect(check?.output.summary).toContain(".porchlight/variants/steal.yaml:6:");
+    // the same verdict on the same commit is not written again
+    expect((await sweepWrites(w)).filter((r) => r.includes("check-runs"))).toEqual([]);
 
     // what a controller (kubectl get packagevariant steal -o yaml) sees: the rule, not "Pending"
     // rita only reads acme/blueprints: the dashboard she reads is enough
