@@ -6,6 +6,7 @@ import type { RolloutStatus } from "./rollout.js";
 import { renderRollouts } from "./rollout-dashboard.js";
 import { isSourceUpstream, type PackageVariant } from "./schema.js";
 import { shortDigest, sourceName, upstreamLabel, upstreamVersion } from "./source-upstream.js";
+import { formatRefusalMarker } from "./upstream-refusal.js";
 
 /** Marks the dashboard issue of an upstream repository, so the bot finds and edits it in place. */
 export const DASHBOARD_MARKER = "<!-- porchlight:dashboard -->";
@@ -131,9 +132,14 @@ export function renderDashboard(input: DashboardInput): string {
   );
   return fitToBudget((cap) => {
     const marker = formatDownstreamsMarker(input.elsewhere ?? []);
+    // each variant refused its upstream, for Porch's API (parseRefusals): hidden, and never capped
+    const refused = (input.problems ?? []).flatMap((p) =>
+      p.refusal && p.variant ? [formatRefusalMarker(p.variant, p.refusal)] : [],
+    );
     const lines = [
       DASHBOARD_MARKER,
       ...(marker ? [marker] : []),
+      ...refused,
       "",
       "Every downstream of this repository's packages, as fan-out last saw it.",
       "",

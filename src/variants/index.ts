@@ -98,5 +98,12 @@ export {
   MANAGED_BY_ANNOTATION,
   SPEC_HASH_ANNOTATION,
 } from "./tracking.js";
+export {
+  parseRefusals,
+  refusalHint,
+  refusalMessage,
+  UPSTREAM_NOT_ALLOWED,
+  type UpstreamRefusal,
+} from "./upstream-refusal.js";
 
 export { VariantMutationError } from "./yaml-files.js";

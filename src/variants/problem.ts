@@ -1,3 +1,5 @@
+import type { UpstreamRefusal } from "./upstream-refusal.js";
+
 /**
  * Something wrong with a variant file or a variant, reported to the person who wrote it: on the check run of
  * the management repository's pull request (as an annotation at `file:line`) and on the dashboard.
@@ -22,6 +24,11 @@ export interface VariantProblem {
    * and the dashboard say so). Absent: an error, and the variant at fault is skipped.
    */
   severity?: "warning";
+  /**
+   * The variant's upstream is not read for it (who may make the bot read what): the dashboard keeps it in
+   * a hidden marker, which Porch's API reads for the variant's status.
+   */
+  refusal?: UpstreamRefusal;
 }
 
 /** One line per problem, `file:line:column: field: message (hint)`, for logs and the CLI. */

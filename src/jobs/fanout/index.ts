@@ -12,6 +12,7 @@ import {
 import { type FanoutContext, FanoutStepError } from "./context.js";
 import { writeDashboard } from "./dashboard.js";
 import { readDeclined } from "./declined.js";
+import { reportDefaultBranchCheck } from "./default-branch-check.js";
 import { execute } from "./execute.js";
 import { releaseFinalizers } from "./finalize.js";
 import { mapLimit } from "./limit.js";
@@ -47,7 +48,7 @@ export interface FanoutReport {
  * repository's refs and base files, open fan-out pull requests, upstream tags and catalog) → planFanout
  * (again with the closed pull requests of the variants it would open one for, see readDeclined) →
  * execute each variant's one step (clone, update, removal, auto-publish; repositories side by side) →
- * the dashboard. Level-triggered: run again, or after a crash, it finishes what is left; with nothing to
+ * the dashboard, and the default branch's `porchlight/variants` check where its variant files have problems. Level-triggered: run again, or after a crash, it finishes what is left; with nothing to
  * do it writes nothing. A failing variant is reported and the others go on; a rate limit that outlasted
  * the client's retries stops the run (the next one resumes).
  */
@@ -86,6 +87,13 @@ export async function reconcileFanout(ctx: FanoutContext, management: string): P
   const issue =
     gate?.dashboard ?? (report.dashboard ? { number: report.dashboard.number, labels: [] } : undefined);
   if (gate && issue) await recordRollout(state.management.port, issue, gate);
+  // a problem in variant files pushed straight to the default branch shows on that commit too
+  if (declared)
+    await reportDefaultBranchCheck(state).catch((err: unknown) => {
+      if (err instanceof GitHubError && err.kind === "rate-limited") throw err;
+      // the dashboard says the same; the next run reports the check again
+      ctx.log.warn({ err, management }, "the default branch's porchlight/variants check was not reported");
+    });
   ctx.log.info(
     {
       management,

@@ -32,7 +32,7 @@ import { parseRetarget, type Retarget, retargeted } from "./retarget.js";
 import { type RepoSnapshot, readSnapshot, shortName } from "./snapshot.js";
 import { resolveSourceUpstreams } from "./source-upstream.js";
 import { type UpgradeStep, upgradeStep } from "./upgrade-step.js";
-import { refusedUpstreams } from "./upstream-authority.js";
+import { refusalProblems, refusedUpstreams } from "./upstream-authority.js";
 import { readUpstreamState, type UpstreamRepoState } from "./upstream-state.js";
 
 /** Repositories read at once (reads only; writes are serialized by the executor). */
@@ -359,20 +359,7 @@ async function readUpstreams(
     return repo && refused.get(repo.fullName);
   };
   const loaded = { ...all, variants: all.variants.filter((lv) => !refusedOf(lv)) };
-  for (const lv of all.variants) {
-    const why = refusedOf(lv);
-    if (!why) continue;
-    const at = lv.locate?.(["spec", "upstream", "repo"]) ?? lv.source;
-    problems.push({
-      file: lv.source.file,
-      line: at.line,
-      column: at.column,
-      field: "spec.upstream.repo",
-      variant: lv.variant.metadata.name,
-      message: `${why}; nothing is cloned or updated for this variant`,
-      hint: `keep the variant in its upstream repository's own variant files (the default management repository), or give every writer of ${management.repository.fullName} read access to it`,
-    });
-  }
+  problems.push(...refusalProblems(all.variants, refusedOf));
   for (const [name, u] of upstreamRepos) {
     if (u.catalog.problem)
       problems.push({

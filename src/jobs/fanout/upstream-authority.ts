@@ -1,4 +1,11 @@
 import type { InstallationRepository, RepoAccess } from "../../github/port.js";
+import {
+  type LoadedVariant,
+  refusalHint,
+  refusalMessage,
+  type UpstreamRefusal,
+  type VariantProblem,
+} from "../../variants/index.js";
 
 /** A repository as the authority check reads it: its name, whether it is private, and who may do what. */
 export interface AuthorityRepo {
@@ -20,8 +27,9 @@ export interface AuthorityRepo {
 export async function refusedUpstreams(
   management: AuthorityRepo,
   upstreams: readonly AuthorityRepo[],
-): Promise<Map<string, string>> {
-  const refused = new Map<string, string>();
+): Promise<Map<string, UpstreamRefusal>> {
+  const refused = new Map<string, UpstreamRefusal>();
+  const managementName = management.repository.fullName;
   const own = management.repository.fullName.toLowerCase();
   const guarded = upstreams.filter(
     (u) => u.repository.fullName.toLowerCase() !== own && u.repository.private !== false,
@@ -33,22 +41,54 @@ export async function refusedUpstreams(
   } catch (e) {
     // who may write the variant files cannot be told: nothing private is read for them
     for (const u of guarded)
-      refused.set(
-        u.repository.fullName,
-        `who may push to ${management.repository.fullName} cannot be read (${e instanceof Error ? e.message : String(e)}), so ${u.repository.fullName}, a private repository, is not read for its variant files`,
-      );
+      refused.set(u.repository.fullName, {
+        kind: "writers-unknown",
+        upstream: u.repository.fullName,
+        management: managementName,
+        error: e instanceof Error ? e.message : String(e),
+      });
     return refused;
   }
   for (const u of guarded) {
     for (const writer of writers) {
       const level = await u.port.permissionOf(writer).catch(() => "none" as const);
       if (level !== "none") continue;
-      refused.set(
-        u.repository.fullName,
-        `${u.repository.fullName} is private and ${writer}, who may push the variant files of ${management.repository.fullName}, cannot read it: a variant file makes porchlight read another repository only when everyone who may write the variant files may read it (or it is public)`,
-      );
+      refused.set(u.repository.fullName, {
+        kind: "unreadable",
+        upstream: u.repository.fullName,
+        management: managementName,
+        writer,
+      });
       break;
     }
   }
   return refused;
+}
+
+/**
+ * Each refused variant's problem, at its `spec.upstream.repo`, saying what was refused, why and what to do,
+ * and carrying the refusal (the dashboard keeps it for Porch's API): as the dashboard and the
+ * `porchlight/variants` check list it.
+ */
+export function refusalProblems(
+  variants: readonly LoadedVariant[],
+  refusalOf: (lv: LoadedVariant) => UpstreamRefusal | undefined,
+): VariantProblem[] {
+  return variants.flatMap((lv) => {
+    const refusal = refusalOf(lv);
+    if (!refusal) return [];
+    const at = lv.locate?.(["spec", "upstream", "repo"]) ?? lv.source;
+    return [
+      {
+        file: lv.source.file,
+        line: at.line,
+        column: at.column,
+        field: "spec.upstream.repo",
+        variant: lv.variant.metadata.name,
+        message: `${refusalMessage(refusal)}; nothing is cloned or updated for this variant`,
+        hint: refusalHint(refusal),
+        refusal,
+      },
+    ];
+  });
 }

@@ -1,4 +1,4 @@
-import type { InstallationPort, InstallationRepository, RepoPort } from "../../github/port.js";
+import type { InstallationPort, InstallationRepository, RepoChecks, RepoPort } from "../../github/port.js";
 import { indexRefs } from "../../lifecycle/refs.js";
 import { parseRevisionTag } from "../../lifecycle/revision-tag.js";
 import {
@@ -10,15 +10,20 @@ import {
   type RepositoryInfo,
   selectableObjects,
   VARIANTS_DIR,
+  type VariantProblem,
 } from "../../variants/index.js";
 import { checkCompleted, reportCheck } from "../check-report.js";
 import { type JobContext, repoName } from "../context.js";
 import { listSelectedAccounts, reachElsewhere } from "./elsewhere.js";
 import { readRegistrationFiles, registeredMetadata, registryOf } from "./registrations.js";
 import { shortName } from "./snapshot.js";
+import { type AuthorityRepo, refusalProblems, refusedUpstreams } from "./upstream-authority.js";
 
-/** The check run on a management repository's pull request that changes its variant files. */
-const VARIANTS_CHECK = "porchlight/variants";
+/**
+ * The check run of a management repository's variant files: on a pull request that changes them, and on
+ * the default branch's commit a fan-out run found problems in (default-branch-check.ts).
+ */
+export const VARIANTS_CHECK = "porchlight/variants";
 
 export type VariantsCheckOutcome =
   | { kind: "skipped"; reason: string }
@@ -27,7 +32,8 @@ export type VariantsCheckOutcome =
 /**
  * A pull request changing `.porchlight/variants/` → check run `porchlight/variants`: every variant file
  * of its head parsed, sets expanded against the installation's repositories, variants checked against
- * each other and against published upstream packages; each problem an annotation at its file and line.
+ * each other and against published upstream packages, and each git upstream in another repository held to
+ * who may make the bot read what (upstream-authority.ts); each problem an annotation at its file and line.
  * The same head is checked once.
  */
 export async function checkVariantFiles(
@@ -116,12 +122,14 @@ export async function checkVariantFiles(
     namespace: ctx.port.id.owner,
   };
   const packages: Record<string, string[]> = {};
+  const upstreams = new Map<string, AuthorityRepo & { repository: InstallationRepository }>();
   for (const lv of loadVariants(files, context).variants) {
     const declared = lv.variant.spec.upstream;
     if (isSourceUpstream(declared)) continue;
     const up = all.find((r) => keyOf(r) === declared.repo || r.fullName === declared.repo);
     if (!up || packages[keyOf(up)]) continue;
     const port = up.fullName === repoName(ctx) ? ctx.port : (ports.get(up.fullName) as RepoPort);
+    upstreams.set(up.fullName, { repository: up, port });
     const names = new Set<string>();
     for (const tag of indexRefs(await port.listRefs()).tags.keys()) {
       const parsed = parseRevisionTag(tag);
@@ -130,32 +138,65 @@ export async function checkVariantFiles(
     packages[keyOf(up)] = [...names];
   }
   const loaded = loadVariants(files, { ...context, packages });
-  const n = loaded.problems.filter((p) => p.severity !== "warning").length;
-  const warnings = loaded.problems.length - n;
+  // as fan-out will: a variant naming a private repository a writer of this one cannot read is refused
+  const managementRepo = all.find((r) => r.fullName.toLowerCase() === repoName(ctx).toLowerCase());
+  const refused = await refusedUpstreams(
+    { repository: managementRepo ?? { fullName: repoName(ctx), private: undefined }, port: ctx.port },
+    [...upstreams.values()],
+  );
+  const refusedOf = (lv: (typeof loaded.variants)[number]) => {
+    const up = lv.variant.spec.upstream;
+    if (isSourceUpstream(up)) return undefined;
+    const repo = all.find((r) => keyOf(r) === up.repo || r.fullName === up.repo);
+    return repo && refused.get(repo.fullName);
+  };
+  const problems = [...loaded.problems, ...refusalProblems(loaded.variants, refusedOf)];
+  const variants = loaded.variants.filter((lv) => !refusedOf(lv)).length;
+  const n = await reportVariantsCheck(ctx.port, { headSha: pr.headSha, problems, variants });
+  return { kind: "checked", problems: n, variants };
+}
+
+/**
+ * Check run `porchlight/variants` on `headSha`: failing when the variant files have errors (fan-out skips
+ * the variants at fault and goes on with the others), each problem an annotation at its file and line.
+ * Answers the number of errors.
+ */
+export async function reportVariantsCheck(
+  port: RepoChecks,
+  input: { headSha: string; problems: readonly VariantProblem[]; variants: number; externalId?: string },
+): Promise<number> {
+  const { problems, variants } = input;
+  const n = problems.filter((p) => p.severity !== "warning").length;
+  const warnings = problems.length - n;
   const counted = (k: number, what: string) => `${k} ${what}${k === 1 ? "" : "s"}`;
-  await reportCheck(ctx.port, {
+  const listed = problems.map((p) => `- \`${formatProblem(p)}\``).join("\n");
+  await reportCheck(port, {
     name: VARIANTS_CHECK,
-    headSha: pr.headSha,
+    headSha: input.headSha,
     conclusion: n ? "failure" : "success",
     title: n
       ? `${counted(n, "problem")} in variant files${warnings ? `, ${counted(warnings, "warning")}` : ""}`
       : warnings
-        ? `${loaded.variants.length} variants, ${counted(warnings, "warning")}`
-        : `${loaded.variants.length} variants`,
+        ? `${variants} variants, ${counted(warnings, "warning")}`
+        : `${variants} variants`,
     summary: n
-      ? `Fan-out skips the variants at fault and goes on with the others.\n\n${loaded.problems.map((p) => `- \`${formatProblem(p)}\``).join("\n")}`
-      : `Every variant file parses and names known repositories and published packages: ${loaded.variants.length} variants.${
+      ? `Fan-out skips the variants at fault and goes on with the others.\n\n${listed}`
+      : `Every variant file parses and names known repositories and published packages: ${variants} variants.${
           warnings
-            ? ` Fan-out runs them as written; what they write is likely not what is meant:\n\n${loaded.problems.map((p) => `- \`${formatProblem(p)}\``).join("\n")}`
+            ? ` Fan-out runs them as written; what they write is likely not what is meant:\n\n${listed}`
             : ""
         }`,
-    annotations: loaded.problems.map((p) => ({
-      path: p.file,
-      start_line: p.line,
-      end_line: p.line,
-      annotation_level: p.severity === "warning" ? ("warning" as const) : ("failure" as const),
-      message: `${p.field ? `${p.field}: ` : ""}${p.message}${p.hint ? ` (${p.hint})` : ""}`,
-    })),
+    // a problem of another repository's file (a registration of the namespace) is in the summary only
+    annotations: problems
+      .filter((p) => p.file.startsWith(`${VARIANTS_DIR}/`))
+      .map((p) => ({
+        path: p.file,
+        start_line: p.line,
+        end_line: p.line,
+        annotation_level: p.severity === "warning" ? ("warning" as const) : ("failure" as const),
+        message: `${p.field ? `${p.field}: ` : ""}${p.message}${p.hint ? ` (${p.hint})` : ""}`,
+      })),
+    ...(input.externalId !== undefined ? { externalId: input.externalId } : {}),
   });
-  return { kind: "checked", problems: n, variants: loaded.variants.length };
+  return n;
 }

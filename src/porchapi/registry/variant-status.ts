@@ -10,6 +10,11 @@ import {
   DASHBOARD_MARKER,
   formatProblem,
   parseDashboardRow,
+  parseRefusals,
+  refusalHint,
+  refusalMessage,
+  UPSTREAM_NOT_ALLOWED,
+  type UpstreamRefusal,
   type VariantProblem,
 } from "../../variants/index.js";
 import type { VariantDocument } from "./variant-files.js";
@@ -141,8 +146,9 @@ const record = (v: unknown): Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
 /**
- * A PackageVariant's status as porchlight knows it: Stalled from its validation, Ready from what fan-out
- * did in the downstream repository — the pull request of its branch `porchlight/variant/PACKAGE/NAME`
+ * A PackageVariant's status as porchlight knows it: Stalled from its validation, both from an upstream
+ * fan-out refused to read for it (the dashboard's marker: who may make the bot read what), Ready from what
+ * fan-out did in the downstream repository — the pull request of its branch `porchlight/variant/PACKAGE/NAME`
  * (open: the downstream's draft or proposal; merged: published), and that revision in downstreamTargets.
  */
 export async function packageVariantStatus(
@@ -163,13 +169,17 @@ export async function packageVariantStatus(
     reason,
     message,
   });
+  // Who may make the bot read what: fan-out's last run refused to read the upstream for this variant
+  const dashboard = await reader.dashboardOf(doc.repo);
+  const refusal = refusalOf(parseRefusals(dashboard).get(doc.name), spec, doc, reader);
+  if (refusal) return { conditions: refusedConditions(refusal, doc) };
   if (spec.paused === true)
     return {
       conditions: [VALID, ready("False", "Paused", "spec.paused: fan-out leaves the downstream alone")],
     };
   // A step fan-out's last run could not do (an upstream over a package limit, a merge it cannot make):
   // the downstream is not what the variant asks, whatever pull request an earlier run opened.
-  const row = parseDashboardRow(await reader.dashboardOf(doc.repo), doc.name);
+  const row = parseDashboardRow(dashboard, doc.name);
   if (row?.problem !== undefined && row.target)
     return {
       conditions: [
@@ -231,6 +241,38 @@ export async function packageVariantStatus(
     ],
     downstreamTargets: [target],
   };
+}
+
+/**
+ * The refusal fan-out's last run recorded for the variant, when it is of the upstream the document names
+ * now (a variant whose upstream was changed since is not held to its old one's verdict).
+ */
+function refusalOf(
+  recorded: UpstreamRefusal | undefined,
+  spec: Record<string, unknown>,
+  doc: VariantDocument,
+  reader: StatusReader,
+): UpstreamRefusal | undefined {
+  if (!recorded) return undefined;
+  const repo = record(spec.upstream).repo;
+  if (typeof repo !== "string" || repo === "") return undefined;
+  const owner = doc.repo.full.split("/")[0];
+  const named = [reader.repositoryOf(repo), repo.includes("/") ? repo : `${owner}/${repo}`];
+  const wanted = recorded.upstream.toLowerCase();
+  return named.some((n) => n?.toLowerCase() === wanted) ? recorded : undefined;
+}
+
+/**
+ * A variant whose upstream fan-out does not read for it: it can make no progress until someone acts, so
+ * Stalled (kstatus reads it as failed, not in progress) and not Ready, both saying what was refused, why,
+ * and what to do.
+ */
+function refusedConditions(r: UpstreamRefusal, doc: VariantDocument): Condition[] {
+  const message = `fan-out does not read ${r.upstream} for this variant, and clones or updates nothing (its last run, on the dashboard issue of ${doc.repo.full}): ${refusalMessage(r)}. To fan it out: ${refusalHint(r)}; fan-out's next run in ${doc.repo.full} (a push of its variant files, /fanout, or the sweep) then reads it`;
+  return [
+    { type: "Stalled", status: "True", reason: UPSTREAM_NOT_ALLOWED, message },
+    { type: "Ready", status: "False", reason: UPSTREAM_NOT_ALLOWED, message },
+  ];
 }
 
 /**
