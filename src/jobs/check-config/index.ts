@@ -25,8 +25,10 @@ export async function checkProposedConfig(
   },
 ): Promise<CheckConfigOutcome> {
   if (input.baseSha && input.headSha) {
-    const named = await ctx.port.changedPaths(input.baseSha, input.headSha);
-    if (!named.includes(CONFIG_PATH))
+    // git may not serve a commit the event named (a base force-pushed away since, a fork's head): then
+    // the pull request is read, as without them
+    const named = await ctx.port.changedPaths(input.baseSha, input.headSha).catch(() => undefined);
+    if (named && !named.includes(CONFIG_PATH))
       return { kind: "skipped", reason: `#${input.pull} does not change ${CONFIG_PATH}` };
   }
   const pr = await ctx.port.getPull(input.pull);

@@ -47,8 +47,10 @@ export async function checkVariantFiles(
   },
 ): Promise<VariantsCheckOutcome> {
   if (input.baseSha && input.headSha) {
-    const named = await ctx.port.changedPaths(input.baseSha, input.headSha);
-    if (!named.some((p) => p.startsWith(`${VARIANTS_DIR}/`)))
+    // git may not serve a commit the event named (a base force-pushed away since, a fork's head): then
+    // the pull request is read, as without them
+    const named = await ctx.port.changedPaths(input.baseSha, input.headSha).catch(() => undefined);
+    if (named && !named.some((p) => p.startsWith(`${VARIANTS_DIR}/`)))
       return { kind: "skipped", reason: `#${input.pull} changes no variant file` };
   }
   const pr = await ctx.port.getPull(input.pull);
