@@ -66,7 +66,7 @@ export async function publishProposal(
       await finishPublish(ctx, { pr, package: pkg, mergeSha: pr.mergeCommitSha, deletion }),
     );
   }
-  const facts = await gatherFacts(ctx.port, pr);
+  const facts = await gatherFacts(ctx.port, pr, { checks: true });
   const decision = decidePublish({
     package: pkg,
     pullRequest: pr,
@@ -157,7 +157,8 @@ async function deleteRevision(
   request: PublishRequest,
 ): Promise<PublishOutcome> {
   const tag = formatRevisionTag(deletion);
-  const facts = await gatherFacts(ctx.port, pr);
+  // it changes no file: no check is asked for (decidePublish weighs none for a revision's deletion)
+  const facts = await gatherFacts(ctx.port, pr, { checks: false });
   // Merged by GitHub's button (the merge was a writer's approval, as a merged proposal publishes).
   if (!pr.merged && indexRefs(facts.refs).tags.has(tag)) {
     const decision = decidePublish({
