@@ -19,7 +19,10 @@ export interface PublishFacts {
 export async function gatherFacts(
   port: RepoFiles & RepoPulls & RepoChecks & RepoAccess,
   pr: PullRequest,
-  what: { checks: boolean },
+  what: {
+    /** Whether the head's check runs are weighed; a list is the one read an instant before (approve's wait). */
+    checks: boolean | CheckRunInfo[];
+  },
 ): Promise<PublishFacts> {
   const cache = new Map<string, Promise<Permission>>();
   const permissionOf = (user: string): Promise<Permission> => {
@@ -32,7 +35,7 @@ export async function gatherFacts(
   };
   const [reviews, checkRuns, refs] = await Promise.all([
     port.listReviews(pr.number),
-    what.checks ? port.listCheckRuns(pr.headSha) : [],
+    what.checks === true ? port.listCheckRuns(pr.headSha) : what.checks || [],
     port.listRefs(),
   ]);
   const counted = reviews.filter((r) => r.state === "APPROVED" || r.state === "CHANGES_REQUESTED");
