@@ -18,7 +18,8 @@ import { fetchAll, fetchRef } from "./git-repo/fetch.js";
 import type { InProcessUse } from "./git-repo/in-process.js";
 import { commitMessages } from "./git-repo/messages.js";
 import { NotV2Servers } from "./git-repo/not-v2.js";
-import { defaultBranch, deleteRefIf, headCommit, listRefs } from "./git-repo/refs.js";
+import { defaultBranch, deleteBranch, deleteRefIf, headCommit, listRefs } from "./git-repo/refs.js";
+import { createTag, type Dropping, type TagPush } from "./git-repo/tag.js";
 import { TreeReader } from "./git-repo/trees.js";
 import type { GitObjectCache } from "./object-cache.js";
 import type { FileEntry, HistoryCommit, PushResult } from "./port.js";
@@ -109,6 +110,16 @@ export class GitRepo {
   /** Deletes `ref` (a full name) only while it still points at `sha`: a compare-and-swap (refs.ts). */
   deleteRefIf(ref: string, sha: string): Promise<"deleted" | "gone" | "moved"> {
     return deleteRefIf(this.clone, this.use, ref, sha);
+  }
+
+  /** Deletes branch `name` by a push (refs.ts). */
+  deleteBranch(name: string): ReturnType<typeof deleteBranch> {
+    return deleteBranch(this.clone, this.use, name);
+  }
+
+  /** Creates tag `tag` on `commit` by a push, with `dropping` deleting that branch in it (tag.ts). */
+  createTag(tag: string, commit: string, dropping?: Dropping): Promise<TagPush> {
+    return createTag(this.clone, this.use, tag, commit, dropping);
   }
 
   /** Makes `ref` (a branch or tag name, a full ref, or a commit SHA) available locally; returns its commit. */

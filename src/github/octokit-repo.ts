@@ -356,14 +356,14 @@ export class OctokitRepo implements RepoPort {
   }
 
   async deleteBranch(name: string): Promise<void> {
-    try {
-      await this.call(`deleting branch ${name}`, () =>
-        this.octokit.rest.git.deleteRef({ ...this.id, ref: `heads/${name}` }),
-      );
-    } catch (e) {
-      const kind = e instanceof GitHubError ? e.kind : undefined;
-      if (kind !== "not-found" && kind !== "validation") throw e;
-    }
+    // by git, not REST: a push GitHub does not count against the budget, refused by the same rules
+    const deleted = await this.git.deleteBranch(name);
+    if (deleted.kind !== "refused") return;
+    throw new GitHubError(
+      "forbidden",
+      `deleting branch ${name} in ${this.id.owner}/${this.id.repo}: GitHub refused the push (${deleted.git.split("\n").slice(-3).join(" / ")}); the repository's rules for this branch must allow its deletion`,
+      403,
+    );
   }
 
   createComment(issue: number, body: string): Promise<number> {
@@ -505,17 +505,19 @@ export class OctokitRepo implements RepoPort {
     });
   }
 
-  createTag(name: string, sha: string): Promise<"created" | "exists"> {
-    return this.call(`tagging ${name}`, async () => {
-      try {
-        await this.octokit.rest.git.createRef({ ...this.id, ref: `refs/tags/${name}`, sha });
-        return "created" as const;
-      } catch (e) {
-        if (statusOf(e) === 422 && /already exists/i.test(String((e as Error).message)))
-          return "exists" as const;
-        throw e;
-      }
-    });
+  async createTag(
+    name: string,
+    sha: string,
+    dropping?: { branch: string; at: string },
+  ): Promise<"created" | "exists"> {
+    // by git, not REST: a push GitHub does not count against the budget, refused by the same rules
+    const pushed = await this.git.createTag(name, sha, dropping);
+    if (pushed.kind !== "refused") return pushed.kind;
+    throw new GitHubError(
+      "forbidden",
+      `tagging ${name} in ${this.id.owner}/${this.id.repo}: GitHub refused the push of the tag (${pushed.git.split("\n").slice(-3).join(" / ")}); the repository's rules for tags must allow it`,
+      403,
+    );
   }
 
   async getFile(path: string, ref: string): Promise<string | undefined> {

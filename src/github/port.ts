@@ -188,8 +188,17 @@ export interface RepoPushes extends RepoRole {
     exclusive?: boolean;
   }): Promise<PushResult>;
 
-  /** Creates tag `name` on `sha`; "exists" when the tag is already there (on any commit). */
-  createTag(name: string, sha: string): Promise<"created" | "exists">;
+  /**
+   * Creates tag `name` on `sha`; "exists" when the tag is already there (on any commit). With
+   * `dropping`, the branch is deleted with it, only while it is still at `at`, in one push (both or
+   * neither, where the server allows it): "created" then means the branch is gone too, or had moved on
+   * and stays; after "exists" it may still be there.
+   */
+  createTag(
+    name: string,
+    sha: string,
+    dropping?: { branch: string; at: string },
+  ): Promise<"created" | "exists">;
 
   /**
    * Deletes `ref` (a full name, `refs/tags/…` or `refs/heads/…`) only if it still points at `sha`, by git

@@ -1,6 +1,6 @@
 import { GitHubError } from "../github/errors.js";
 import { type PublishOutcome, type PublishRequest, publishProposal } from "../jobs/publish/index.js";
-import { REQUIRED_CHECKS } from "../lifecycle/publish.js";
+import { type CheckRunInfo, REQUIRED_CHECKS } from "../lifecycle/publish.js";
 import { parseDeletionProposal } from "../lifecycle/revision-deletion.js";
 import type { SpentBudget } from "../queue/parked.js";
 import { PorchError, revisionConflict } from "./errors.js";
@@ -54,19 +54,26 @@ export const DEFAULT_WAIT: CheckWait = { timeoutMs: 5 * 60_000, pollMs: 1000 };
  * Porch's approve is synchronous: right after `propose`, the bot's render and guardrail checks of the
  * head may not have run yet. Waits until each required check has completed on `sha` (whatever its
  * conclusion: publish then decides, and names a failed one), at most `timeoutMs`; past that, publish
- * refuses naming the checks that have not run. Ctrl-C ends the wait as it ends the command.
+ * refuses naming the checks that have not run. Ctrl-C ends the wait as it ends the command. Answers the
+ * runs when they were complete at the first look (nothing waited: the pull request read just before is
+ * as fresh as a read now), else undefined.
  */
-async function waitForChecks(repo: Repository, sha: string, wait: CheckWait, name: string): Promise<void> {
+async function waitForChecks(
+  repo: Repository,
+  sha: string,
+  wait: CheckWait,
+  name: string,
+): Promise<CheckRunInfo[] | undefined> {
   const deadline = Date.now() + wait.timeoutMs;
-  for (;;) {
+  for (let first = true; ; first = false) {
     const runs = await repo.conn.port.listCheckRuns(sha);
     const pending = REQUIRED_CHECKS.filter(
       (check) => !runs.some((r) => r.name === check && r.headSha === sha && r.status === "completed"),
     );
-    if (pending.length === 0) return;
+    if (pending.length === 0) return first ? runs : undefined;
     const parked = wait.botParked?.(repo.full.split("/")[0] ?? "");
     if (parked) throw checksParked(repo, { name, sha, pending, parked });
-    if (Date.now() + wait.pollMs > deadline) return;
+    if (Date.now() + wait.pollMs > deadline) return undefined;
     await new Promise((done) => setTimeout(done, wait.pollMs));
   }
 }
@@ -128,9 +135,16 @@ export async function approveAndPublish(
     request = { kind: "command", user: me.login, porchApprove: true };
   }
   // A revision's deletion proposal changes no file: no check runs on it, none is waited for.
-  if (!parseDeletionProposal(pr)) await waitForChecks(repo, pr.headSha, wait, name);
+  const deletion = parseDeletionProposal(pr) !== undefined;
+  const checkRuns = deletion ? [] : await waitForChecks(repo, pr.headSha, wait, name);
   const ctx = await jobContext(repo);
-  let outcome = await publishProposal(ctx, { pull, request });
+  // nothing waited: the pull request and its checks, read an instant ago, are not asked again; after a
+  // wait they are (the head may have moved meanwhile)
+  let outcome = await publishProposal(ctx, {
+    pull,
+    request,
+    ...(checkRuns ? { read: { pr, checkRuns } } : {}),
+  });
   if (outcome.kind === "refused" && (await repo.conn.port.getPull(pull)).merged) {
     outcome = await publishProposal(ctx, { pull, request });
   }

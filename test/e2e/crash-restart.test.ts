@@ -65,11 +65,13 @@ describe("porchlight killed mid-job and restarted (app as a child process, forge
       return p && checked(p.headSha, ["porchlight/render", "porchlight/guardrails"]);
     }, "the proposal's checks");
 
-    // /approve: the app merges, then dies while GitHub holds its tag request.
+    // /approve: the app merges, then dies while GitHub holds its tag's push (git, the first push after
+    // the merge); the push is then dropped unanswered, as the dead app's git would have seen it.
     const tagging = forge.faults.add({
-      route: "/repos/{owner}/{repo}/git/refs",
+      route: "/{owner}/{repo}.git/git-receive-pack",
       method: "POST",
       hang: true,
+      reset: true,
       times: 1,
     });
     // And the next app dies in fan-out: branch pushed to the downstream, its PR request held.
@@ -88,6 +90,8 @@ describe("porchlight killed mid-job and restarted (app as a child process, forge
     await forge.waitFor(() => forge.faults.holding(tagging) === 1, "the tag request", 20_000);
     expect(pullOf("blueprints", pr.number)?.merged).toBe(true);
     await kill9(forge, apps[0]!);
+    // its git child outlives it a moment: the held push is dropped, never answered
+    forge.faults.release(tagging);
     await forge.waitFor(() => forge.faults.holding(tagging) === 0, "the dead app's request let go");
     expect(await refs("blueprints", "tags/apps/web/")).toEqual([]);
     const reply = () => commentsOn(pr.number).filter((c) => c.body.includes(`reply comment=${approve.id}`));

@@ -1,6 +1,5 @@
-import nock from "nock";
 import { describe, expect, it } from "vitest";
-import { API, documented, documentedGitHub, requestProblems } from "./openapi-oracle.js";
+import { documented, documentedGitHub, requestProblems } from "./openapi-oracle.js";
 
 /**
  * The adapter's writes against GitHub's documentation: each request body is checked against the
@@ -151,33 +150,6 @@ describe("the Octokit adapter's writes, checked against GitHub's documented requ
       { content: "eyes" },
     ]);
     expect(labels).toEqual([{ labels: ["porchlight/delete"] }]);
-  });
-
-  it("creates a tag ref, and says 'exists' when GitHub answers that the reference already exists", async () => {
-    const sent: unknown[] = [];
-    documented("POST", `${R}/git/refs`, `${P}/git/refs`, "201", sent);
-    expect(await github.port().createTag("app/v1", "aa218f56b14c9653891f9e74264a383fa43fefbd")).toBe(
-      "created",
-    );
-    expect(valid("POST", `${P}/git/refs`, sent)).toEqual([
-      { ref: "refs/tags/app/v1", sha: "aa218f56b14c9653891f9e74264a383fa43fefbd" },
-    ]);
-    nock(API)
-      .post(`${R}/git/refs`)
-      .reply(422, { message: "Reference already exists", documentation_url: "https://docs.github.com/rest" });
-    expect(await github.port().createTag("app/v1", "aa218f56b14c9653891f9e74264a383fa43fefbd")).toBe(
-      "exists",
-    );
-  });
-
-  it("deletes a branch, and counts one already gone as deleted", async () => {
-    // Octokit sends the `ref` path parameter encoded, slashes and all, as GitHub accepts it.
-    documented("DELETE", `${R}/git/refs/heads%2Fdrafts%2Fapp%2Fedit`, `${P}/git/refs/{ref}`, "204");
-    await github.port().deleteBranch("drafts/app/edit");
-    nock(API)
-      .delete(`${R}/git/refs/heads%2Fdrafts%2Fapp%2Fgone`)
-      .reply(422, { message: "Reference does not exist", documentation_url: "https://docs.github.com/rest" });
-    await expect(github.port().deleteBranch("drafts/app/gone")).resolves.toBeUndefined();
   });
 
   it("the documented schema refuses a request GitHub would refuse (the oracle itself bites)", () => {

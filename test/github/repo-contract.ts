@@ -295,6 +295,40 @@ export function repoPortContract(name: string, make: () => Promise<ContractRepo>
       expect(refs).not.toContain("refs/heads/drafts/web/one");
     });
 
+    it("tags a publish and deletes its draft in one push: both, or the tag alone when the draft moved on, or neither when the number is taken", async () => {
+      const branchOn = async (branch: string, file: string) => {
+        const made = await port.commitTree({
+          branch,
+          parent: main,
+          dir: "apps/web",
+          tree: treeFromText({ Kptfile: "kind: Kptfile\n", [file]: "x\n" }),
+          message: `web: ${file}`,
+          author: AUTHOR,
+        });
+        if (!made.ok) throw new Error(`could not push ${branch}`);
+        return made.sha;
+      };
+      const refs = async () => new Map((await port.listRefs()).map((r) => [r.ref, r.sha]));
+      const two = await branchOn("drafts/web/two", "two.yaml");
+      expect(await port.createTag("apps/web/v2", two, { branch: "drafts/web/two", at: two })).toBe("created");
+      expect((await refs()).get("refs/tags/apps/web/v2")).toBe(two);
+      expect((await refs()).has("refs/heads/drafts/web/two")).toBe(false);
+      // the number taken by another commit: nothing happens, the draft stays
+      const three = await branchOn("drafts/web/three", "three.yaml");
+      expect(await port.createTag("apps/web/v2", three, { branch: "drafts/web/three", at: three })).toBe(
+        "exists",
+      );
+      expect((await refs()).get("refs/tags/apps/web/v2")).toBe(two);
+      expect((await refs()).get("refs/heads/drafts/web/three")).toBe(three);
+      // the draft moved on since the merge that is tagged (new work): the tag alone, the draft stays
+      expect(await port.createTag("apps/web/v3", three, { branch: "drafts/web/three", at: two })).toBe(
+        "created",
+      );
+      expect((await refs()).get("refs/tags/apps/web/v3")).toBe(three);
+      expect((await refs()).get("refs/heads/drafts/web/three")).toBe(three);
+      await port.deleteBranch("drafts/web/three");
+    });
+
     it("deletes a ref only while it points where it did: once deleted, then gone; moved, kept", async () => {
       expect(await port.createTag("apps/web/v9", draft)).toBe("created");
       expect(await port.deleteRefIf("refs/tags/apps/web/v9", main)).toBe("moved");

@@ -521,12 +521,21 @@ export class FakeRepo implements RepoPort {
     return run.id;
   }
 
-  async createTag(name: string, sha: string): Promise<"created" | "exists"> {
+  async createTag(
+    name: string,
+    sha: string,
+    dropping?: { branch: string; at: string },
+  ): Promise<"created" | "exists"> {
     this.calls.push("createTag");
     const ref = `refs/tags/${name}`;
     if (this.refs.has(ref)) return "exists";
     this.commitOf(sha);
     this.refs.set(ref, sha);
+    // the branch goes in the same push, only while it is where the caller read it
+    if (dropping && this.refs.get(`refs/heads/${dropping.branch}`) === dropping.at) {
+      this.refs.delete(`refs/heads/${dropping.branch}`);
+      this.deletedBranches.push(dropping.branch);
+    }
     return "created";
   }
 

@@ -94,3 +94,24 @@ export async function deleteRefIf(
     return now ? "moved" : "gone";
   }
 }
+
+/**
+ * Deletes branch `name` by git (a push GitHub does not count against the REST budget, refused by the
+ * repository's rules as its REST API would be): "deleted", or "gone" when it was not there; "refused"
+ * with git's words when the remote still holds it after refusing (a protected branch).
+ */
+export async function deleteBranch(
+  clone: CacheClone,
+  use: InProcessUse,
+  name: string,
+): Promise<{ kind: "deleted" } | { kind: "gone" } | { kind: "refused"; git: string }> {
+  const ref = `refs/heads/${name}`;
+  try {
+    await remote(clone, ["push", "--quiet", clone.url, `:${ref}`]);
+    return { kind: "deleted" };
+  } catch (e) {
+    if (!(e instanceof GitCommandError) || e.kind !== "rejected") throw e;
+    const now = await listRefs(clone, use);
+    return now.some((r) => r.ref === ref) ? { kind: "refused", git: e.stderr.trim() } : { kind: "gone" };
+  }
+}

@@ -111,7 +111,10 @@ export async function finishPublish(
       };
     }
   }
-  const tag = await ensureRevisionTag(ctx.port, pkg, mergeSha, refs);
+  // Where nothing defers (the command line, Porch's API: no queue, no outbox to wait for), the draft
+  // goes in the tag's own push: one git push, none of the caller's REST budget.
+  const dropping = branchLeft && !ctx.defer ? { branch: pr.headRef, at: pr.headSha } : undefined;
+  const tag = await ensureRevisionTag(ctx.port, pkg, mergeSha, refs, dropping);
   // The first finish of this publish in the job (answering it again within the job finds the branch
   // still there: its deletion is already queued, and the fan-out already recorded).
   const finishing = branchLeft && (ctx.defer ? ctx.defer(draftKey, deleteDraft) : true);
@@ -130,7 +133,7 @@ export async function finishPublish(
       },
     });
   }
-  if (finishing && !ctx.defer) await deleteDraft();
+  if (finishing && !ctx.defer && !tag.created) await deleteDraft();
   return { kind: "published", package: pkg, revision: tag.revision, tag: tag.tag, mergeSha };
 }
 

@@ -13,10 +13,16 @@ export interface PublishFacts {
 /**
  * Everything decidePublish needs, read once: reviews with each reviewer's permission (asked once per
  * person), the head's check runs, and every ref in one ls-remote, however many revisions there are.
+ * A proposal that changes no file (a revision's deletion) is decided without checks (`checks: false`):
+ * none is asked for, none of the budget spent on them.
  */
 export async function gatherFacts(
   port: RepoFiles & RepoPulls & RepoChecks & RepoAccess,
   pr: PullRequest,
+  what: {
+    /** Whether the head's check runs are weighed; a list is the one read an instant before (approve's wait). */
+    checks: boolean | CheckRunInfo[];
+  },
 ): Promise<PublishFacts> {
   const cache = new Map<string, Promise<Permission>>();
   const permissionOf = (user: string): Promise<Permission> => {
@@ -29,7 +35,7 @@ export async function gatherFacts(
   };
   const [reviews, checkRuns, refs] = await Promise.all([
     port.listReviews(pr.number),
-    port.listCheckRuns(pr.headSha),
+    what.checks === true ? port.listCheckRuns(pr.headSha) : what.checks || [],
     port.listRefs(),
   ]);
   const counted = reviews.filter((r) => r.state === "APPROVED" || r.state === "CHANGES_REQUESTED");

@@ -6,7 +6,7 @@ import { nextRevision } from "../../lifecycle/discover.js";
 import { annotateMessage } from "../../lifecycle/kpt-trailer.js";
 import { DELETION_LABEL } from "../../lifecycle/labels.js";
 import { parsePackageBranch } from "../../lifecycle/package-branch.js";
-import { decidePublish, type PublishTrigger } from "../../lifecycle/publish.js";
+import { type CheckRunInfo, decidePublish, type PublishTrigger } from "../../lifecycle/publish.js";
 import { indexRefs } from "../../lifecycle/refs.js";
 import { parseDeletionProposal, type RevisionDeletion } from "../../lifecycle/revision-deletion.js";
 import { formatRevisionTag } from "../../lifecycle/revision-tag.js";
@@ -46,9 +46,17 @@ function mergedBefore(outcome: FinishedPublish): FinishedPublish {
  */
 export async function publishProposal(
   ctx: JobContext,
-  input: { pull: number; request: PublishRequest },
+  input: {
+    pull: number;
+    request: PublishRequest;
+    /**
+     * The pull request and its head's check runs as the caller read them an instant before (approve,
+     * which found the checks complete at its first look): not asked again.
+     */
+    read?: { pr: PullRequest; checkRuns: CheckRunInfo[] };
+  },
 ): Promise<PublishOutcome> {
-  const pr = await ctx.port.getPull(input.pull);
+  const pr = input.read?.pr ?? (await ctx.port.getPull(input.pull));
   // An approving review (or a merge by hand) of a fork's pull request publishes nothing.
   if (fromFork(ctx, pr)) return refused(forkNotDraft("approve", pr.number, pr.headRepo));
   const revisionDeletion = parseDeletionProposal(pr);
@@ -66,7 +74,7 @@ export async function publishProposal(
       await finishPublish(ctx, { pr, package: pkg, mergeSha: pr.mergeCommitSha, deletion }),
     );
   }
-  const facts = await gatherFacts(ctx.port, pr);
+  const facts = await gatherFacts(ctx.port, pr, { checks: input.read?.checkRuns ?? true });
   const decision = decidePublish({
     package: pkg,
     pullRequest: pr,
@@ -157,7 +165,8 @@ async function deleteRevision(
   request: PublishRequest,
 ): Promise<PublishOutcome> {
   const tag = formatRevisionTag(deletion);
-  const facts = await gatherFacts(ctx.port, pr);
+  // it changes no file: no check is asked for (decidePublish weighs none for a revision's deletion)
+  const facts = await gatherFacts(ctx.port, pr, { checks: false });
   // Merged by GitHub's button (the merge was a writer's approval, as a merged proposal publishes).
   if (!pr.merged && indexRefs(facts.refs).tags.has(tag)) {
     const decision = decidePublish({

@@ -20,12 +20,15 @@ const TAG_ATTEMPTS = 10;
  * refs are read again, and when the one who took it was finishing this same publish (the commit now
  * carries the package's tag: `rpkg approve` and the bot both finishing one merge), that tag is the
  * answer; else the next free number is tried. Tags are never moved, and a commit gets one revision.
+ * With `dropping`, a tag created here went with the branch's deletion; one found took nothing with it.
  */
 export async function ensureRevisionTag(
   port: RepoFiles & RepoPushes,
   pkg: string,
   commit: string,
   refs: readonly RefInfo[],
+  /** The draft branch to delete in the tag's push (port.createTag), while still at `at`. */
+  dropping?: { branch: string; at: string },
 ): Promise<RevisionTag> {
   let known = refs;
   let reserved: number | undefined;
@@ -37,7 +40,7 @@ export async function ensureRevisionTag(
     reserved ??= await reservedRevision(port, refs, pkg);
     const revision = nextRevision(pkg, known, reserved);
     const tag = formatRevisionTag({ package: pkg, revision });
-    if ((await port.createTag(tag, commit)) === "created") return { tag, revision, created: true };
+    if ((await port.createTag(tag, commit, dropping)) === "created") return { tag, revision, created: true };
     known = await port.listRefs();
   }
   throw new Error(
