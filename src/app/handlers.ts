@@ -32,7 +32,15 @@ function fromEvent(
   const installationId = context.payload.installation?.id;
   return {
     connect: async () =>
-      installationPort(context.octokit, deps.cacheDir, deps.blobs, false, deps.gate, deps.files),
+      installationPort(
+        context.octokit,
+        deps.cacheDir,
+        deps.blobs,
+        false,
+        deps.gate,
+        deps.files,
+        deps.ownRuns,
+      ),
     repository: repositoryOf(context.payload.repository),
     deliveryId: context.id,
     ...(installationId !== undefined ? { installationId } : {}),

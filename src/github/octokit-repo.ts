@@ -5,6 +5,7 @@ import { batchAnnotations } from "../lifecycle/check-run.js";
 import type { RefInfo } from "../lifecycle/refs.js";
 import { asMergeRefused, GitHubError, mapGitHubErrors, statusOf } from "./errors.js";
 import type { GitRepo } from "./git-repo.js";
+import type { OwnCheckRuns } from "./own-check-runs.js";
 import type {
   CheckRunInput,
   CheckRunState,
@@ -89,6 +90,8 @@ export class OctokitRepo implements RepoPort {
     private readonly octokit: RestClient,
     readonly id: RepoId,
     private readonly git: GitRepo,
+    /** The app's own runs of the commits this process listed (own-check-runs.ts); absent in a fleet. */
+    private readonly ownRuns?: OwnCheckRuns,
   ) {}
 
   private call<T>(what: string, fn: () => Promise<T>): Promise<T> {
@@ -383,7 +386,9 @@ export class OctokitRepo implements RepoPort {
     );
   }
 
-  listCheckRuns(headSha: string): Promise<CheckRunState[]> {
+  listCheckRuns(headSha: string, own?: readonly string[]): Promise<CheckRunState[]> {
+    const known = own && this.ownRuns?.runs(this.id, headSha, own);
+    if (known) return Promise.resolve(known);
     return this.call(`listing check runs of ${headSha.slice(0, 7)}`, async () => {
       const runs = await this.octokit.paginate(this.octokit.rest.checks.listForRef, {
         ...this.id,
@@ -391,7 +396,8 @@ export class OctokitRepo implements RepoPort {
         per_page: 100,
       });
       this.seenRuns.set(headSha, runs.map(seenRun));
-      return runs.map((r) => ({
+      const states = runs.map((r) => ({
+        annotations: r.output?.annotations_count ?? 0,
         id: r.id,
         name: r.name,
         headSha: r.head_sha,
@@ -399,6 +405,8 @@ export class OctokitRepo implements RepoPort {
         conclusion: r.conclusion ?? null,
         externalId: r.external_id ?? null,
       }));
+      this.ownRuns?.listed(this.id, headSha, states);
+      return states.map(({ annotations: _, ...state }) => state);
     });
   }
 
@@ -432,21 +440,27 @@ export class OctokitRepo implements RepoPort {
     name: string,
     newOutput: boolean,
   ): Promise<{ id: number } | undefined> {
-    const seen = this.seenRuns.get(sha);
-    const latest = seen
-      ? seen.find((r) => r.name === name)
-      : (
-          await this.octokit.paginate(this.octokit.rest.checks.listForRef, {
-            ...this.id,
-            ref: sha,
-            check_name: name,
-            per_page: 100,
-          })
-        )
-          .filter((r) => r.name === name)
-          .map(seenRun)[0];
+    const latest = await this.latestRun(sha, name);
     if (!latest) return undefined;
     return newOutput && latest.annotations > 0 ? undefined : { id: latest.id };
+  }
+
+  /**
+   * The newest run named `name` on `sha`: as this job listed it, or as this process listed and wrote it
+   * (own-check-runs.ts), else asked of GitHub.
+   */
+  private async latestRun(sha: string, name: string): Promise<SeenRun | undefined> {
+    const seen = this.seenRuns.get(sha);
+    if (seen) return seen.find((r) => r.name === name);
+    const known = this.ownRuns ? this.ownRuns.latest(this.id, sha, name) : "unknown";
+    if (known !== "unknown") return known && { ...known, name };
+    const runs = await this.octokit.paginate(this.octokit.rest.checks.listForRef, {
+      ...this.id,
+      ref: sha,
+      check_name: name,
+      per_page: 100,
+    });
+    return runs.filter((r) => r.name === name).map(seenRun)[0];
   }
 
   /** What this job wrote to a run of a commit whose runs it listed: the list stays as GitHub has it. */
@@ -459,50 +473,67 @@ export class OctokitRepo implements RepoPort {
   }
 
   upsertCheckRun(input: CheckRunInput): Promise<number> {
-    return this.call(`reporting check ${input.name}`, async () => {
-      const existing = await this.replaceableRun(input.headSha, input.name, input.title !== undefined);
-      const batches = batchAnnotations(input.annotations ?? []);
-      const output = (annotations: CheckRunInput["annotations"]) =>
-        input.title !== undefined
-          ? {
-              title: input.title,
-              summary: input.summary ?? "",
-              text: input.text,
-              annotations: annotations ? [...annotations] : undefined,
-            }
-          : undefined;
-      const fields = {
-        status: input.status,
-        ...(input.conclusion ? { conclusion: input.conclusion } : {}),
-        ...(input.externalId ? { external_id: input.externalId } : {}),
-      };
-      let id: number;
-      if (existing) {
-        id = existing.id;
-        await this.octokit.rest.checks.update({
-          ...this.id,
-          check_run_id: id,
-          ...fields,
-          output: output(batches[0] ?? []),
-        });
-      } else {
-        const { data } = await this.octokit.rest.checks.create({
-          ...this.id,
-          name: input.name,
-          head_sha: input.headSha,
-          ...fields,
-          output: output(batches[0] ?? []),
-        });
-        id = data.id;
-      }
-      for (const batch of batches.slice(1)) {
-        await this.octokit.rest.checks.update({ ...this.id, check_run_id: id, output: output(batch) });
-      }
-      if (input.title !== undefined || !existing) {
-        this.sawWrite(input.headSha, { id, name: input.name, annotations: input.annotations?.length ?? 0 });
-      }
-      return id;
+    return this.call(`reporting check ${input.name}`, () =>
+      this.writeCheckRun(input).catch((e: unknown) => {
+        // a run created but not all written, or not known to be: the next question asks GitHub
+        this.ownRuns?.forget(this.id, input.headSha);
+        throw e;
+      }),
+    );
+  }
+
+  private async writeCheckRun(input: CheckRunInput): Promise<number> {
+    const existing = await this.replaceableRun(input.headSha, input.name, input.title !== undefined);
+    const batches = batchAnnotations(input.annotations ?? []);
+    const output = (annotations: CheckRunInput["annotations"]) =>
+      input.title !== undefined
+        ? {
+            title: input.title,
+            summary: input.summary ?? "",
+            text: input.text,
+            annotations: annotations ? [...annotations] : undefined,
+          }
+        : undefined;
+    const fields = {
+      status: input.status,
+      ...(input.conclusion ? { conclusion: input.conclusion } : {}),
+      ...(input.externalId ? { external_id: input.externalId } : {}),
+    };
+    let id: number;
+    if (existing) {
+      id = existing.id;
+      await this.octokit.rest.checks.update({
+        ...this.id,
+        check_run_id: id,
+        ...fields,
+        output: output(batches[0] ?? []),
+      });
+    } else {
+      const { data } = await this.octokit.rest.checks.create({
+        ...this.id,
+        name: input.name,
+        head_sha: input.headSha,
+        ...fields,
+        output: output(batches[0] ?? []),
+      });
+      id = data.id;
+    }
+    for (const batch of batches.slice(1)) {
+      await this.octokit.rest.checks.update({ ...this.id, check_run_id: id, output: output(batch) });
+    }
+    if (input.title !== undefined || !existing) {
+      this.sawWrite(input.headSha, { id, name: input.name, annotations: input.annotations?.length ?? 0 });
+    }
+    this.ownRuns?.wrote(this.id, input.headSha, {
+      id,
+      name: input.name,
+      status: input.status,
+      ...(input.conclusion ? { conclusion: input.conclusion } : {}),
+      ...(input.externalId ? { externalId: input.externalId } : {}),
+      // a new output's annotations, added to the run's (a replaced run is a new one: none before)
+      ...(input.title !== undefined ? { annotations: input.annotations?.length ?? 0 } : {}),
     });
+    return id;
   }
 
   async createTag(

@@ -281,7 +281,12 @@ export interface RepoConversation extends RepoRole {
 
 /** Check runs and commit statuses. */
 export interface RepoChecks extends RepoRole {
-  listCheckRuns(headSha: string): Promise<CheckRunState[]>;
+  /**
+   * The check runs of `headSha`. With `own`, only the app's own runs of those names are asked about: the
+   * answer may then come from what this process last listed of the commit and wrote there since (no
+   * request; own-check-runs.ts), and holds only those runs.
+   */
+  listCheckRuns(headSha: string, own?: readonly string[]): Promise<CheckRunState[]>;
   /**
    * The latest commit status of each context on `sha` (CI that reports statuses, not check runs), as
    * check states named by their context: pending is in progress; success passes; failure and error fail.

@@ -68,7 +68,7 @@ export async function checkCompleted(
   sha: string,
   names: readonly string[],
 ): Promise<boolean> {
-  return completedIn(await port.listCheckRuns(sha), names);
+  return completedIn(await port.listCheckRuns(sha, names), names);
 }
 
 /** checkCompleted, of a commit's runs listed already. */

@@ -8,9 +8,17 @@ const RESOURCES = "/apis/porch.kpt.dev/v1alpha1/namespaces/acme/packagerevisionr
  * The most GitHub requests (REST and GraphQL, a 304 and git over HTTP apart) the app's installation may
  * spend on publishing one revision through Porch's API: create, update resources, propose, approve
  * (render and guardrail checks, merge, tag, catalog, fan-out, the draft's deletion). Issue #77 measured
- * about 25 and asks for 10; this is where the app is (docs/operations.md, "What the app spends").
+ * about 25 and asks for 10; this is where the app is (docs/operations.md, "What the app spends"): 18
+ * before a publish no variant follows stopped listing the installation's repositories, 17 before the
+ * app's own check runs were known from what it listed and wrote (src/github/own-check-runs.ts).
  */
-const PUBLISH_BUDGET = 18;
+const PUBLISH_BUDGET = 15;
+/**
+ * What the approval costs more when the caller's merge lands before the bot's (the bot's merge refused,
+ * 405): the bot reads the pull request again to see it merged, and the `closed` event's job answers the
+ * requests of a publish it did not finish itself.
+ */
+const RACED_EXTRA = 2;
 /** Its deletion after (propose-delete, delete): the deletion proposal's jobs read its pull request. */
 const DELETION_BUDGET = 3;
 
@@ -82,6 +90,10 @@ async function life(w: PorchWorld, pkg: string, remove: boolean) {
     total: all.length,
     bySteps: Object.fromEntries(Object.entries(spent).map(([k, v]) => [k, v.length])),
     byRoute: byRoute(all),
+    /** Each step's requests in order, to read in a failure: what a step spent and on what. */
+    inOrder: Object.fromEntries(
+      Object.entries(spent).map(([k, v]) => [k, v.map((e) => `${e.method} ${e.path} ${e.status}`)]),
+    ),
   };
 }
 
@@ -120,12 +132,17 @@ describe("a revision's life through Porch's API, as the app's installation pays 
     const steps = (l: typeof small) =>
       (["create", "update", "propose", "approve"] as const).map((s) => l.bySteps[s] ?? 0);
     for (const one of [small, large]) {
+      const raced = (one.inOrder.approve ?? []).some((r) => /^PUT \S+\/merge 405$/.test(r));
       expect(
         steps(one).reduce((a, b) => a + b, 0),
         seen,
-      ).toBeLessThanOrEqual(PUBLISH_BUDGET);
+      ).toBeLessThanOrEqual(PUBLISH_BUDGET + (raced ? RACED_EXTRA : 0));
     }
     expect(steps(large).slice(0, 3), seen).toEqual(steps(small).slice(0, 3));
+    // no variant follows these packages (the seeded ones follow hello): fan-out never lists the
+    // installation's repositories for them, a request that grows with the installation
+    for (const one of [small, large])
+      expect(one.byRoute["GET /installation/repositories"], seen).toBeUndefined();
     // The deletion proposal's jobs read its pull request once, or again when the caller's label landed
     // in between (its two writes race the webhook of the first): a few reads, never a listing.
     for (const one of [small, large])

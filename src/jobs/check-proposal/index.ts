@@ -67,7 +67,7 @@ export async function checkProposal(
   // what the base branch moved since the tag): nothing to render or guard, and no check is required.
   if (parseDeletionProposal(pr))
     return { kind: "skipped", reason: `#${pr.number} proposes deleting a published revision's tag` };
-  const headRuns = await ctx.port.listCheckRuns(pr.headSha);
+  const headRuns = await ctx.port.listCheckRuns(pr.headSha, [CHECK.render, CHECK.guardrails]);
   if (!input.force && (await upToDate(ctx, pr, headRuns))) {
     return { kind: "skipped", reason: `#${pr.number} is already checked at ${pr.headSha.slice(0, 7)}` };
   }

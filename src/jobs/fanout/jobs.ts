@@ -4,7 +4,7 @@ import type { RepoConfig } from "../../config/resolve.js";
 import type { InstallationPort, InstallationRepository, RepoFiles } from "../../github/port.js";
 import { readKptfileFields } from "../../kpt/kptfile.js";
 import { indexRefs } from "../../lifecycle/refs.js";
-import { readKptfileFacts, VARIANTS_DIR } from "../../variants/index.js";
+import { isVariantFile, readKptfileFacts, VARIANTS_DIR, variantsMayFollow } from "../../variants/index.js";
 import { recordPublished, syncCatalogWithTags } from "../catalog/record-publish.js";
 import { type JobContext, repoName } from "../context.js";
 import { type MirrorAccess, mirrorRevision, scopedAccess, sweepMirror } from "../mirror/index.js";
@@ -84,7 +84,7 @@ export async function fanoutAfterPublish(
     now: ctx.now?.() ?? new Date(),
   });
   await mirrorOrLog(ctx, () => mirrorRevision(ctx, ctx.mirror as MirrorAccess, event));
-  const own = (await hasVariantFiles(ctx.port, ctx.baseBranch))
+  const own = (await followedHere(ctx, event))
     ? await reconcileFanout(fanoutContextOf(ctx, installation), repoName(ctx))
     : undefined;
   try {
@@ -97,6 +97,27 @@ export async function fanoutAfterPublish(
     );
   }
   return own;
+}
+
+/**
+ * Whether this repository's own variants may move with the revision just published, decided from git
+ * alone before fan-out lists the installation's repositories (a request that grows with the installation,
+ * made on every publish otherwise): a variant or variant set of its variant files names the package as
+ * its upstream (or a file cannot be read), or the package is itself a downstream a variant manages (the
+ * dashboard shows its revision). A publish no variant follows leaves every downstream as it was: the
+ * dashboard's and rollout's other moves come with the events that make them and with the sweep.
+ */
+async function followedHere(ctx: JobContext, event: PublishedEvent): Promise<boolean> {
+  const base = indexRefs(await ctx.port.listRefs()).branches.get(ctx.baseBranch);
+  if (!base) return false;
+  const { tree } = await ctx.port.readTree(base, VARIANTS_DIR);
+  if (tree.size === 0) return false;
+  const files = [...tree]
+    .map(([path, bytes]) => ({ path: `${VARIANTS_DIR}/${path}`, text: bytes.toString("utf8") }))
+    .filter((f) => isVariantFile(f.path));
+  if (variantsMayFollow(files, { repo: repoName(ctx), package: event.package }, repoName(ctx))) return true;
+  const kptfile = await ctx.port.getFile(`${event.package}/Kptfile`, event.commit);
+  return kptfile !== undefined && readKptfileFacts(kptfile).managedBy !== undefined;
 }
 
 /**

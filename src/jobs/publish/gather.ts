@@ -1,6 +1,6 @@
 import type { Permission } from "../../api/permission.js";
 import type { PullRequest, RepoAccess, RepoChecks, RepoFiles, RepoPulls } from "../../github/port.js";
-import type { CheckRunInfo, ReviewInfo } from "../../lifecycle/publish.js";
+import { type CheckRunInfo, REQUIRED_CHECKS, type ReviewInfo } from "../../lifecycle/publish.js";
 import type { RefInfo } from "../../lifecycle/refs.js";
 
 export interface PublishFacts {
@@ -35,7 +35,7 @@ export async function gatherFacts(
   };
   const [reviews, checkRuns, refs] = await Promise.all([
     port.listReviews(pr.number),
-    what.checks === true ? port.listCheckRuns(pr.headSha) : what.checks || [],
+    what.checks === true ? port.listCheckRuns(pr.headSha, REQUIRED_CHECKS) : what.checks || [],
     port.listRefs(),
   ]);
   const counted = reviews.filter((r) => r.state === "APPROVED" || r.state === "CHANGES_REQUESTED");

@@ -12,7 +12,7 @@ import { type RenderDraftOutcome, renderDraft } from "../render-draft/index.js";
 export async function runHeldBack(ctx: JobContext, pull: number): Promise<RenderDraftOutcome | undefined> {
   const pr = await ctx.port.getPull(pull);
   if (pr.state !== "open" || fromFork(ctx, pr) || !parsePackageBranch(pr.headRef).ok) return undefined;
-  const runs = await ctx.port.listCheckRuns(pr.headSha);
+  const runs = await ctx.port.listCheckRuns(pr.headSha, [CHECK.render, CHECK.guardrails]);
   const waiting = runs.some(
     (r) => (r.name === CHECK.render || r.name === CHECK.guardrails) && r.conclusion === "action_required",
   );

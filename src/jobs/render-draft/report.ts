@@ -199,7 +199,7 @@ export async function renderDone(
   /** Whether functions are still held back at `sha` (asked only of a render that held some back). */
   stillHeld: () => Promise<boolean> = async () => false,
 ): Promise<boolean> {
-  const runs = await port.listCheckRuns(sha);
+  const runs = await port.listCheckRuns(sha, [CHECK.render]);
   if (finishedRender(runs)) return true;
   return (
     runs.some((r) => r.name === CHECK.render && r.status === "completed" && r.externalId === HELD) &&
