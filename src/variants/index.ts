@@ -12,7 +12,7 @@ export {
   renderDashboard,
 } from "./dashboard.js";
 export { downstreamState, managedPackage, readKptfileFacts } from "./downstream-state.js";
-export { type PublishedPackage, variantsMayFollow } from "./follows.js";
+export { variantsMayFollow } from "./follows.js";
 export type { InjectableResource } from "./injection.js";
 export { isVariantFile, loadVariants, VARIANTS_DIR } from "./load.js";
 export {
