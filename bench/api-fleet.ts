@@ -1,18 +1,23 @@
 import { loadavg } from "node:os";
-import { type KubernetesObject, PatchStrategy, setHeaderOptions, Watch } from "@kubernetes/client-node";
+import { Watch } from "@kubernetes/client-node";
 import type { Forge } from "@porchlight/forge";
 import { alive } from "../test/e2e/fleet-process.js";
-import { type ApiFleet, type ApiReplica, apiFleet } from "../test/porchapi/fleet-replicas.js";
+import {
+  type ApiFleet,
+  type ApiReplica,
+  apiFleet,
+  approveThrough,
+  draftOf,
+  MERGE,
+  PR,
+  REVISIONS,
+  type Revision,
+} from "../test/porchapi/fleet-replicas.js";
 import { dropPrefix, REDIS_MISSING, testPrefix } from "../test/util/redis.js";
 
-const PR = { group: "porch.kpt.dev", version: "v1alpha1", namespace: "acme", plural: "packagerevisions" };
-const REVISIONS = "/apis/porch.kpt.dev/v1alpha1/namespaces/acme/packagerevisions";
-const MERGE = setHeaderOptions("Content-Type", PatchStrategy.MergePatch);
 const CYCLES = Number(process.env.API_FLEET_CYCLES ?? 200);
 /** Every this many cycles, the cycle's revision is proposed and approved too (the bot renders, checks, publishes). */
 const APPROVE_EVERY = Number(process.env.API_FLEET_APPROVE_EVERY ?? 20);
-
-type Revision = KubernetesObject & { spec?: { lifecycle?: string } };
 
 export interface ApiFleetRow {
   measure: string;
@@ -91,17 +96,7 @@ async function run(count: number, kill: boolean): Promise<Run> {
     const writes: { key: string; at: number; by: string }[] = [];
     const live = () => f.replicas.filter(alive);
     let killed: ApiReplica | undefined;
-    const approve = async (through: ApiReplica, name: string) => {
-      const current = (await through.client.getNamespacedCustomObject({ ...PR, name })) as Revision;
-      const res = await fetch(`${through.api}${REVISIONS}/${name}/approval`, {
-        method: "PUT",
-        headers: { authorization: `Bearer ${f.world.alice}`, "content-type": "application/json" },
-        body: JSON.stringify({ ...current, spec: { ...current.spec, lifecycle: "Published" } }),
-      });
-      const text = await res.text();
-      if (res.status !== 200) throw new Error(`approval of ${name}: ${res.status} ${text}`);
-      return JSON.parse(text) as Revision;
-    };
+    const approve = (through: ApiReplica, name: string) => approveThrough(through, f.world.alice, name);
     for (let i = 0; i < CYCLES; i++) {
       if (kill && !killed && i === Math.floor(CYCLES / 2)) {
         killed = f.replicas[f.replicas.length - 1];
@@ -133,21 +128,7 @@ async function run(count: number, kill: boolean): Promise<Run> {
           older.push(`${what} ${name}: LIST through ${lister.name}`);
       };
       try {
-        const created = (await writer.client.createNamespacedCustomObject({
-          ...PR,
-          body: {
-            apiVersion: "porch.kpt.dev/v1alpha1",
-            kind: "PackageRevision",
-            metadata: { name, namespace: "acme" },
-            spec: {
-              packageName: `bench${i}`,
-              workspaceName: "ws",
-              repository: "blueprints",
-              lifecycle: "Draft",
-              tasks: [{ type: "init", init: { description: `bench ${i}` } }],
-            },
-          },
-        })) as Revision;
+        const created = (await writer.client.createNamespacedCustomObject(draftOf(`bench${i}`))) as Revision;
         await wrote("create", created);
         const labelled = (await writer.client.patchNamespacedCustomObject(
           { ...PR, name, body: { metadata: { labels: { cycle: String(i) } } } },

@@ -93,7 +93,7 @@ export interface IndexFleet {
 
 /** What a replica tells the fleet: a webhook of a repository, or a write it answered in a namespace. */
 type FleetNotice =
-  | { kind: "repository"; full: string; event?: string }
+  | { kind: "repository"; full: string }
   | { kind: "written"; namespace: string; full?: string };
 
 /**
@@ -291,7 +291,7 @@ export class RevisionIndex {
   #heard(n: HeardNotice): void {
     const body = n.body as FleetNotice | undefined;
     if (!n.own && body?.kind === "repository" && typeof body.full === "string")
-      this.#repositoryChangedHere(body.full, body.event);
+      this.#repositoryChangedHere(body.full);
     if (!n.own && body?.kind === "written" && typeof body.namespace === "string")
       this.#writtenHere(body.namespace, body.full);
     if (n.key !== undefined && n.seq !== undefined) this.#count(n.key, n.seq);
@@ -440,14 +440,14 @@ export class RevisionIndex {
    */
   repositoryChanged(full: string, event?: string): void {
     if (event !== undefined && !CHANGING_EVENTS.has(event)) return;
-    this.#repositoryChangedHere(full, event);
+    this.#repositoryChangedHere(full);
     this.settings.fleet
-      ?.tell({ kind: "repository", full, ...(event ? { event } : {}) } satisfies FleetNotice)
+      ?.tell({ kind: "repository", full } satisfies FleetNotice)
       .catch((e: unknown) => this.settings.onError?.(e));
   }
 
-  #repositoryChangedHere(full: string, event?: string): void {
-    if (event !== undefined && !CHANGING_EVENTS.has(event)) return;
+  /** A change of repository `full` heard (a webhook filtered by repositoryChanged, here or on another replica). */
+  #repositoryChangedHere(full: string): void {
     const lower = full.toLowerCase();
     for (const [ns, state] of this.#namespaces) {
       let touched = false;

@@ -1,38 +1,21 @@
-import {
-  type KubernetesObject,
-  makeInformer,
-  PatchStrategy,
-  setHeaderOptions,
-} from "@kubernetes/client-node";
+import { makeInformer } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { alive } from "../e2e/fleet-process.js";
 import { dropPrefix, hasRedis, REDIS_MISSING, testPrefix } from "../util/redis.js";
 import { eventually } from "../util/waits.js";
-import { type ApiFleet, type ApiReplica, apiFleet } from "./fleet-replicas.js";
+import {
+  type ApiFleet,
+  type ApiReplica,
+  apiFleet,
+  approveThrough,
+  draftOf,
+  MERGE,
+  PR,
+  REVISIONS,
+  type Revision,
+} from "./fleet-replicas.js";
 
-const PR = { group: "porch.kpt.dev", version: "v1alpha1", namespace: "acme", plural: "packagerevisions" };
-const REVISIONS = "/apis/porch.kpt.dev/v1alpha1/namespaces/acme/packagerevisions";
-const MERGE = setHeaderOptions("Content-Type", PatchStrategy.MergePatch);
 const CYCLES = 4;
-
-type Revision = KubernetesObject & { spec?: { lifecycle?: string } };
-
-/** A new Draft `blueprints.PKG.ws` made by init, as a controller creates one. */
-const revisionOf = (pkg: string) => ({
-  ...PR,
-  body: {
-    apiVersion: "porch.kpt.dev/v1alpha1",
-    kind: "PackageRevision",
-    metadata: { name: `blueprints.${pkg}.ws`, namespace: "acme" },
-    spec: {
-      packageName: pkg,
-      workspaceName: "ws",
-      repository: "blueprints",
-      lifecycle: "Draft",
-      tasks: [{ type: "init", init: { description: pkg } }],
-    },
-  },
-});
 
 /**
  * Porch's API served by three `porchlight serve` replicas on one Redis (issue #77): a controller that
@@ -58,17 +41,7 @@ describe.skipIf(!hasRedis)(
       if (prefix) await dropPrefix(prefix);
     });
 
-    const approve = async (through: ApiReplica, name: string) => {
-      const current = (await through.client.getNamespacedCustomObject({ ...PR, name })) as Revision;
-      const res = await fetch(`${through.api}${REVISIONS}/${name}/approval`, {
-        method: "PUT",
-        headers: { authorization: `Bearer ${alice}`, "content-type": "application/json" },
-        body: JSON.stringify({ ...current, spec: { ...current.spec, lifecycle: "Published" } }),
-      });
-      const text = await res.text();
-      if (res.status !== 200) throw new Error(`approval of ${name}: ${res.status} ${text}`);
-      return JSON.parse(text) as Revision;
-    };
+    const approve = (through: ApiReplica, name: string) => approveThrough(through, alice, name);
 
     it("a write answered by one replica is what the next read through another answers; a watch on a third sees each change", async () => {
       const [a, b, c] = fleet.replicas as [ApiReplica, ApiReplica, ApiReplica];
@@ -107,9 +80,7 @@ describe.skipIf(!hasRedis)(
         // the writer and the reader change places each cycle: every replica writes and reads
         const [writer, reader] = i % 2 === 0 ? [a, b] : [b, a];
         const name = `blueprints.fleet${i}.ws`;
-        const created = (await writer.client.createNamespacedCustomObject(
-          revisionOf(`fleet${i}`),
-        )) as Revision;
+        const created = (await writer.client.createNamespacedCustomObject(draftOf(`fleet${i}`))) as Revision;
         await readBack("create", reader, created);
         const labelled = (await writer.client.patchNamespacedCustomObject(
           { ...PR, name, body: { metadata: { labels: { cycle: String(i) } } } },
@@ -147,7 +118,7 @@ describe.skipIf(!hasRedis)(
       await c.client.listNamespacedCustomObject(PR);
       c.child.kill("SIGKILL");
       await eventually("replica c is gone", () => !alive(c));
-      const created = (await a.client.createNamespacedCustomObject(revisionOf("gone"))) as Revision;
+      const created = (await a.client.createNamespacedCustomObject(draftOf("gone"))) as Revision;
       const read = (await b.client.getNamespacedCustomObject({
         ...PR,
         name: "blueprints.gone.ws",

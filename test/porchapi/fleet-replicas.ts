@@ -1,8 +1,60 @@
-import { CustomObjectsApi, KubeConfig } from "@kubernetes/client-node";
+import {
+  CustomObjectsApi,
+  KubeConfig,
+  type KubernetesObject,
+  PatchStrategy,
+  setHeaderOptions,
+} from "@kubernetes/client-node";
 import type { Forge } from "@porchlight/forge";
 import { type RpkgWorld, rpkgWorld } from "../cli/rpkg/world.js";
 import { alive, type Replica, roundRobin, startReplica } from "../e2e/fleet-process.js";
 import { eventually } from "../util/waits.js";
+
+/** acme's package revisions, as client-node's calls name them and as a path. */
+export const PR = {
+  group: "porch.kpt.dev",
+  version: "v1alpha1",
+  namespace: "acme",
+  plural: "packagerevisions",
+};
+export const REVISIONS = "/apis/porch.kpt.dev/v1alpha1/namespaces/acme/packagerevisions";
+/** A JSON merge patch, as client-node sends one. */
+export const MERGE = setHeaderOptions("Content-Type", PatchStrategy.MergePatch);
+
+export type Revision = KubernetesObject & { spec?: { lifecycle?: string } };
+
+/** A new Draft `blueprints.PKG.ws` made by init, as a controller creates one. */
+export const draftOf = (pkg: string) => ({
+  ...PR,
+  body: {
+    apiVersion: "porch.kpt.dev/v1alpha1",
+    kind: "PackageRevision",
+    metadata: { name: `blueprints.${pkg}.ws`, namespace: "acme" },
+    spec: {
+      packageName: pkg,
+      workspaceName: "ws",
+      repository: "blueprints",
+      lifecycle: "Draft",
+      tasks: [{ type: "init", init: { description: pkg } }],
+    },
+  },
+});
+
+/**
+ * Approves `name` through `through` as `token`'s holder: a GET, then a PUT of the approval subresource
+ * (client-node has no call for it); the answer, or an error naming the status.
+ */
+export async function approveThrough(through: ApiReplica, token: string, name: string): Promise<Revision> {
+  const current = (await through.client.getNamespacedCustomObject({ ...PR, name })) as Revision;
+  const res = await fetch(`${through.api}${REVISIONS}/${name}/approval`, {
+    method: "PUT",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify({ ...current, spec: { ...current.spec, lifecycle: "Published" } }),
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`approval of ${name}: ${res.status} ${text}`);
+  return JSON.parse(text) as Revision;
+}
 
 /** One replica of the fleet with Porch's API, and a controller's client of it (alice's token). */
 export interface ApiReplica extends Replica {
