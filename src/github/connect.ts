@@ -1,9 +1,7 @@
-import { createHash } from "node:crypto";
 import type { z } from "zod";
 import type { AnswerCache } from "./conditional.js";
+import type { DefaultBranchFiles } from "./default-branch-files.js";
 import { GitHubError, mapGitHubErrors, toGitHubError } from "./errors.js";
-import { GitCommandError } from "./git-process.js";
-import { lsRemoteHttp } from "./git-refs-http.js";
 import { installationPort, repositoryOf } from "./installation.js";
 import { tokenOctokit } from "./octokit.js";
 import type { RestClient } from "./octokit-repo.js";
@@ -45,12 +43,6 @@ export interface RepoConnection {
   installation: InstallationPort;
   /** A file of a repository the token reads, at its default branch (configuration files). */
   readFile: InstallationPort["readFile"];
-  /**
-   * Another repository of this host as git lists it to the token (no request GitHub counts): a digest
-   * of its branches' heads, which changes whenever any of them moves; null where git finds no such
-   * repository (or none this token reads, as GitHub answers both).
-   */
-  branchesOf(id: RepoId): Promise<string | null>;
   whoami(): Promise<Identity | undefined>;
   /** Creates branch `name` at `sha`; "exists" when a branch of that name is already there. */
   createBranch(name: string, sha: string): Promise<"created" | "exists">;
@@ -78,6 +70,12 @@ export interface ConnectOptions {
    * it trusts it (the API server's: src/porch/repo-metadata.ts): used instead of asking again.
    */
   metadata?: RepoMetadataCache | undefined;
+  /**
+   * Default-branch files kept by commit (default-branch-files.ts, the API server's): the connection's
+   * `readFile` then reads a file once per commit of its repository's default branch, asking git where
+   * that is. Absent (a command): read every time.
+   */
+  files?: DefaultBranchFiles | undefined;
 }
 
 /** GitHub's answer to `GET /repos/{owner}/{repo}` for a token, as connectRepo reads it. */
@@ -267,28 +265,12 @@ export async function connectRepo(opts: ConnectOptions): Promise<RepoConnection>
     permission: permissionFrom(data.permissions),
   };
   // a command's clone lives for the command: its refs are read in process (git-refs-http.ts)
-  const installation = installationPort(client, opts.cacheDir, undefined, true);
+  const installation = installationPort(client, opts.cacheDir, undefined, true, undefined, opts.files);
   return {
     port: installation.repo(repository),
     info,
     installation,
     readFile: (file) => installation.readFile(file),
-    async branchesOf(id) {
-      const url = new URL(info.cloneUrl);
-      url.pathname = url.pathname.replace(/[^/]+\/[^/]+$/, `${id.owner}/${id.repo}.git`);
-      const basic = Buffer.from(`x-access-token:${opts.token}`).toString("base64");
-      try {
-        const refs = await lsRemoteHttp(url.toString(), { authorization: `Basic ${basic}` });
-        const heads = refs
-          .filter((r) => r.ref.startsWith("refs/heads/"))
-          .map((r) => `${r.ref} ${r.sha}`)
-          .sort();
-        return createHash("sha256").update(heads.join("\n")).digest("hex");
-      } catch (e) {
-        if (e instanceof GitCommandError && e.kind === "not-found") return null;
-        throw e;
-      }
-    },
     async whoami() {
       try {
         const { data } = await octokit.rest.users.getAuthenticated();

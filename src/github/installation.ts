@@ -61,7 +61,9 @@ export function installationPort(
   const gitOf = (file: RepoId) => {
     const base = (rest.request as { endpoint?: { DEFAULTS?: { baseUrl?: string } } }).endpoint?.DEFAULTS
       ?.baseUrl;
-    return base ? new GitRepo(cloneUrlFor(base, file.owner, file.repo), cacheDir, gitEnv, blobs) : undefined;
+    return base
+      ? new GitRepo(cloneUrlFor(base, file.owner, file.repo), cacheDir, gitEnv, blobs, false, refsInProcess)
+      : undefined;
   };
   /** A file of the default branch (at `sha` when given) over REST; undefined when it does not exist. */
   const readRest = async (file: RepoId & { path: string }, sha: string | undefined) => {

@@ -8,6 +8,7 @@ import {
   type RepoConnection,
   type RepoMetadataCache,
 } from "../github/connect.js";
+import type { DefaultBranchFiles } from "../github/default-branch-files.js";
 import type { CommitAuthor, PullRequest } from "../github/port.js";
 import { type DraftPullsMemo, mergedDraftPulls, mergedInto } from "../jobs/publish/merged-drafts.js";
 import {
@@ -41,11 +42,12 @@ export interface PorchEnv {
   /** The command line's cache across commands (cli/disk-cache.ts): commits' facts, read before git. */
   disk?: CommitFactCache | undefined;
   /**
-   * Repositories' configurations kept by their default branch's commit (the API's index of package
-   * revisions): an opening that reads ahead takes the configuration of a commit read before from here,
-   * asking GitHub nothing (a repository without `.github/porchlight.yml` costs a 404 each time otherwise).
+   * Repositories' default-branch files kept by commit (the API's, for the server's life, as the app's:
+   * github/default-branch-files.ts): an opening reads its configuration's files there, asking git only
+   * where each default branch is (a repository without `.github/porchlight.yml` costs a 404 each time
+   * otherwise, and its organisation's `.github` another).
    */
-  configs?: CommitFactCache | undefined;
+  files?: DefaultBranchFiles | undefined;
   /**
    * Each token's answers about repositories, kept a while (the API server's, repo-metadata.ts): an
    * opening within that while asks GitHub nothing about the repository itself.
@@ -204,6 +206,7 @@ export async function openRepository(
     signal: signal && env.signal ? AbortSignal.any([signal, env.signal]) : (signal ?? env.signal),
     conditional: env.conditional,
     metadata: env.metadata,
+    files: env.files,
   });
   const canonical = `${conn.info.id.owner}/${conn.info.id.repo}`;
   const facts = commitFacts(conn.port, env.disk);
@@ -301,12 +304,14 @@ export async function openRepository(
   };
 }
 
-/** The configuration's name among the facts of a commit (configs). */
-const CONFIG_FACT = "porchlight-config";
-
 /**
- * The repository's configuration at its default branch: from `env.configs` when its commit (known from
- * the refs read ahead) was read before, else from GitHub (and kept there when it is valid).
+ * The repository's configuration at its default branch, its files read as the app reads them
+ * (github/default-branch-files.ts, `env.files`): each by the commit its repository's default branch is at,
+ * asked of git (no request GitHub counts), and read again only at a commit not read before. The
+ * repository's own commit is the one in the refs read ahead, its file read from the cache clone that
+ * fetch fills; the organisation's `.github` (and any file a configuration extends) through the
+ * connection's door, which asks git where that repository's default branch is each time, so a change
+ * there is seen at the next opening though this repository did not move.
  */
 async function configOf(
   env: PorchEnv,
@@ -317,8 +322,8 @@ async function configOf(
 ): Promise<Awaited<ReturnType<typeof loadRepoConfig>>> {
   const read = (readFile = conn.readFile) =>
     loadRepoConfig(readFile, conn.info.id, { ref: conn.info.defaultBranch });
-  const configs = env.configs;
-  if (!configs) return read();
+  const files = env.files;
+  if (!files) return read();
   // the default branch's commit, from the refs read ahead, else from git (no request to GitHub's API):
   // a repository without `.github/porchlight.yml` costs two counted 404s each time it is read by REST
   const sha = await (ahead ?? conn.port.listRefs().then((refs) => [refs] as const)).then(
@@ -326,41 +331,17 @@ async function configOf(
     () => undefined,
   );
   if (sha === undefined) return read();
-  const kept = configs.commitFact(sha, CONFIG_FACT) as Awaited<ReturnType<typeof loadRepoConfig>> | undefined;
-  if (kept?.ok) return kept;
   const { owner, repo } = conn.info.id;
-  // the repository's own file at that commit, from the cache clone once fetched (no request); any
-  // other (the organisation's, one it extends) through GitHub
-  const loaded = await read(async (file) => {
-    if (file.owner !== owner || file.repo !== repo) return otherFile(configs, conn, file);
+  return read(async (file) => {
+    if (file.owner !== owner || file.repo !== repo) return conn.readFile(file);
+    const kept = files.get(file, sha);
+    if (kept) return kept.text;
     // (a commit not read ahead fetched first, with its files: one git request, none GitHub counts)
     await (fetched ?? conn.port.commitMessages([sha])).catch(() => undefined);
-    return conn.port.getFile(file.path, sha);
+    const text = await conn.port.getFile(file.path, sha);
+    files.set(file, sha, text);
+    return text;
   });
-  if (loaded.ok) configs.keepCommitFact(sha, CONFIG_FACT, loaded);
-  return loaded;
-}
-
-/**
- * A file of another repository a configuration reads (the organisation's `.github`, one it extends): kept
- * by that repository's branches as git lists them (no counted request), read through GitHub only when
- * they moved; none where git finds no such repository (most organisations have no `.github`: asked by
- * REST, each new commit of the base branch cost a counted 404).
- */
-async function otherFile(
-  configs: CommitFactCache,
-  conn: RepoConnection,
-  file: { owner: string; repo: string; path: string },
-): Promise<string | undefined> {
-  const version = await conn.branchesOf(file).catch(() => undefined);
-  if (version === null) return undefined;
-  if (version === undefined) return conn.readFile(file);
-  const fact = `${CONFIG_FACT}:${file.owner}/${file.repo}:${file.path}`.toLowerCase();
-  const kept = configs.commitFact(version, fact) as { text: string | undefined } | undefined;
-  if (kept) return kept.text;
-  const text = await conn.readFile(file);
-  configs.keepCommitFact(version, fact, { text });
-  return text;
 }
 
 /**

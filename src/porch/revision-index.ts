@@ -3,6 +3,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { LRUCache } from "lru-cache";
 import type { AnswerCache } from "../github/conditional.js";
+import { DefaultBranchFiles } from "../github/default-branch-files.js";
 import type { DraftPullsMemo } from "../jobs/publish/merged-drafts.js";
 import { DRAFT_PREFIX, indexRefs, type PackageRevision, parseRevisionTag } from "../lifecycle/index.js";
 import type { PorchTask, PublishInfo } from "../lifecycle/kpt-trailer.js";
@@ -234,6 +235,7 @@ export class RevisionIndex {
   /** Reads waiting for a namespace's notices to reach a number (#caughtUp). */
   readonly #catchingUp = new Map<string, Set<{ target: number; done: () => void }>>();
   readonly #facts = new MemoryCommitFacts();
+  readonly #defaultBranchFiles = new DefaultBranchFiles();
   readonly #details = new LRUCache<string, Details>({ max: DETAILS_KEPT });
   /** Each repository's base branch as last read: its head and its packages' last changes. */
   readonly #branches = new LRUCache<string, { head: string; last: ReadonlyMap<string, string> }>({
@@ -255,6 +257,14 @@ export class RevisionIndex {
    */
   get facts(): CommitFactCache {
     return this.#facts;
+  }
+
+  /**
+   * Repositories' default-branch files by commit, for the server's life (github/default-branch-files.ts):
+   * the configuration every opening reads, the index's and the API's writes', asked of GitHub once a commit.
+   */
+  get files(): DefaultBranchFiles {
+    return this.#defaultBranchFiles;
   }
 
   /**
@@ -654,7 +664,7 @@ export class RevisionIndex {
       cacheDir: join(this.settings.cacheDir, Buffer.from(ns.toLowerCase()).toString("hex")),
       conditional: this.settings.conditional,
       disk: this.#facts,
-      configs: this.#facts,
+      files: this.#defaultBranchFiles,
       metadata: this.metadata,
       authorEnv: this.settings.authorEnv,
       namespace: ns,

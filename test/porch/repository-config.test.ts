@@ -2,25 +2,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CommitFactCache } from "../../src/porch/commit-facts.js";
+import { DefaultBranchFiles } from "../../src/github/default-branch-files.js";
 import { openRepository, type PorchEnv } from "../../src/porch/repository.js";
 import { type RpkgWorld, rpkgWorld } from "../cli/rpkg/world.js";
 
-/** The API's keeping of facts (the index's, in memory for the server's life). */
-function facts(): CommitFactCache {
-  const kept = new Map<string, unknown>();
-  return {
-    commitFact: (sha, kind) => kept.get(`${sha}\n${kind}`),
-    keepCommitFact: (sha, kind, value) => {
-      kept.set(`${sha}\n${kind}`, value);
-    },
-  };
-}
-
 /**
- * A repository's configuration as the API's openings read it, kept by commit: its own file from git, the
- * organisation's `.github` repository's asked by REST only when git lists that repository's branches
- * moved, and nothing asked at all where the organisation has no such repository.
+ * A repository's configuration as the API's openings read it, its files kept by their default branch's
+ * commit (github/default-branch-files.ts, as the app keeps them): its own file from git, the
+ * organisation's `.github` repository's read again only when git lists its default branch moved, and
+ * nothing asked by REST where the organisation has no such repository.
  */
 describe("a repository's configuration, read by the API's openings", () => {
   let w: RpkgWorld;
@@ -39,12 +29,12 @@ describe("a repository's configuration, read by the API's openings", () => {
     rmSync(cacheDir, { recursive: true, force: true });
   });
 
-  it("reads no file by REST for a repository without one in an organisation without .github, and follows the organisation's once it has one", async () => {
+  it("reads no file by REST for a repository without one in an organisation without .github, and follows the organisation's once it has one and when it changes", async () => {
     const env: PorchEnv = {
       token: w.alice,
       apiUrl: w.forge.apiUrl,
       cacheDir,
-      configs: facts(),
+      files: new DefaultBranchFiles(),
       authorEnv: {},
     };
     const gh = w.octokit(w.alice);
@@ -76,5 +66,25 @@ describe("a repository's configuration, read by the API's openings", () => {
     await commit("three");
     expect((await openRepository(env, "acme/blueprints", "get")).baseBranch).toBe("develop");
     expect(counted()).toBe(read);
+
+    // the organisation's file changed, this repository not: the next opening follows it
+    w.forge.setPermission("acme/.github", "alice", "write");
+    await gh.rest.repos.createOrUpdateFileContents({
+      owner: "acme",
+      repo: ".github",
+      path: ".github/porchlight.yml",
+      message: "release from release",
+      content: Buffer.from("baseBranch: release\n").toString("base64"),
+      sha: (
+        (await gh.rest.repos.getContent({ owner: "acme", repo: ".github", path: ".github/porchlight.yml" }))
+          .data as { sha: string }
+      ).sha,
+    });
+    w.forge.setPermission("acme/.github", "alice", "read");
+    const changed = counted();
+    expect((await openRepository(env, "acme/blueprints", "get")).baseBranch).toBe("release");
+    expect((await openRepository(env, "acme/blueprints", "get")).baseBranch).toBe("release");
+    // read by git at its new commit, once
+    expect(counted()).toBe(changed);
   }, 60_000);
 });

@@ -71,8 +71,8 @@ export async function requestEnv(settings: StoreSettings, caller: Caller, namesp
     progress: unseen,
     authorEnv: settings.env,
     disk: settings.index.facts,
-    // a repository's configuration by its default branch's commit, as the index keeps it
-    configs: settings.index.facts,
+    // a repository's configuration files by their default branch's commit, as the index keeps them
+    files: settings.index.files,
     // and what GitHub said of each repository to this token a moment ago
     metadata: settings.index.metadata,
     namespace,
