@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { parsePackageBranch } from "./package-branch.js";
 import { parsePorchBranch } from "./porch-branch.js";
+import { parseRevisionTag, type RevisionRef } from "./revision-tag.js";
 
 /**
  * The `kpt:` line Porch writes at the end of every commit message it makes (pkg/externalrepo/git's
@@ -121,6 +122,33 @@ export function publishedWorkspace(message: string, pkg: string): string | undef
   return branch.ok && branch.value.package === pkg && branch.value.variant === undefined
     ? branch.value.workspace
     : undefined;
+}
+
+/** A revision tag with its commit and, where the commit's message tells it, its revision's workspace. */
+export interface TaggedRevision extends RevisionRef {
+  tag: string;
+  sha: string;
+  workspace?: string;
+}
+
+/**
+ * The revision tags among `tags` (name → commit; other tags left out), each with its workspace read from
+ * its commit's message (publishedWorkspace): the messages asked for in one read, for all of them.
+ */
+export async function taggedRevisions(
+  tags: Iterable<readonly [string, string]>,
+  messagesOf: (shas: string[]) => Promise<ReadonlyMap<string, string>>,
+): Promise<TaggedRevision[]> {
+  const found = [...tags].flatMap(([tag, sha]) => {
+    const parsed = parseRevisionTag(tag);
+    return parsed.ok ? [{ tag, sha, ...parsed.value }] : [];
+  });
+  if (found.length === 0) return [];
+  const messages = await messagesOf(found.map((t) => t.sha));
+  return found.map((t) => {
+    const workspace = publishedWorkspace(messages.get(t.sha) ?? "", t.package);
+    return workspace ? { ...t, workspace } : t;
+  });
 }
 
 /**

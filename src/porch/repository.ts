@@ -17,10 +17,9 @@ import {
   indexRefs,
   type PackageRevision,
   type PullRequestInfo,
-  parseRevisionTag,
   type RefInfo,
 } from "../lifecycle/index.js";
-import { publishedWorkspace } from "../lifecycle/kpt-trailer.js";
+import { taggedRevisions } from "../lifecycle/kpt-trailer.js";
 import { type CommitFactCache, type CommitFacts, commitFacts } from "./commit-facts.js";
 import { PorchError } from "./errors.js";
 
@@ -352,16 +351,6 @@ async function publishedWorkspaces(
   facts: Pick<CommitFacts, "messages">,
   refs: readonly RefInfo[],
 ): Promise<Map<string, string>> {
-  const tags = [...indexRefs(refs).tags].flatMap(([tag, sha]) => {
-    const parsed = parseRevisionTag(tag);
-    return parsed.ok ? [{ tag, sha, pkg: parsed.value.package }] : [];
-  });
-  const out = new Map<string, string>();
-  if (tags.length === 0) return out;
-  const messages = await facts.messages(tags.map((t) => t.sha));
-  for (const { tag, sha, pkg } of tags) {
-    const workspace = publishedWorkspace(messages.get(sha) ?? "", pkg);
-    if (workspace) out.set(tag, workspace);
-  }
-  return out;
+  const tagged = await taggedRevisions(indexRefs(refs).tags, (shas) => facts.messages(shas));
+  return new Map(tagged.flatMap((t) => (t.workspace ? [[t.tag, t.workspace] as const] : [])));
 }

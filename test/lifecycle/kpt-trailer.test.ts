@@ -5,6 +5,7 @@ import {
   kptAnnotations,
   publishedWorkspace,
   revisionTasks,
+  taggedRevisions,
 } from "../../src/lifecycle/kpt-trailer.js";
 
 describe("Porch's kpt: commit lines", () => {
@@ -31,6 +32,36 @@ describe("Porch's kpt: commit lines", () => {
     ['msg\n\nkpt:{"package":"a","revision":"1"}\n', "a", undefined],
   ])("reads the workspace of %j for %s", (message, pkg, workspace) => {
     expect(publishedWorkspace(message, pkg)).toBe(workspace);
+  });
+
+  it("reads every revision tag's workspace in one read of the messages, other tags left out", async () => {
+    const asked: string[][] = [];
+    const messages = new Map([
+      ["a1", 'Publish\n\nkpt:{"package":"net/dns","workspaceName":"edit"}\n'],
+      ["b2", "Merge pull request #4 from acme/drafts/app/w1\n\nPropose app"],
+      ["c3", "a tag by hand"],
+    ]);
+    const tagged = await taggedRevisions(
+      [
+        ["net/dns/v1", "a1"],
+        ["app/v2", "b2"],
+        ["app/v3", "c3"],
+        ["release-1.0", "d4"],
+      ],
+      async (shas) => {
+        asked.push(shas);
+        return messages;
+      },
+    );
+    expect(asked).toEqual([["a1", "b2", "c3"]]);
+    expect(tagged).toEqual([
+      { tag: "net/dns/v1", sha: "a1", package: "net/dns", revision: 1, workspace: "edit" },
+      { tag: "app/v2", sha: "b2", package: "app", revision: 2, workspace: "w1" },
+      { tag: "app/v3", sha: "c3", package: "app", revision: 3 },
+    ]);
+    expect(
+      await taggedRevisions([["release-1.0", "d4"]], async () => Promise.reject(new Error("asked"))),
+    ).toEqual([]);
   });
 
   it("skips lines that are not an annotation, as Porch skips them", () => {

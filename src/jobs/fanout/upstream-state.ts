@@ -1,5 +1,4 @@
-import { publishedWorkspace } from "../../lifecycle/kpt-trailer.js";
-import { parseRevisionTag } from "../../lifecycle/revision-tag.js";
+import { taggedRevisions } from "../../lifecycle/kpt-trailer.js";
 import {
   type PublishedRevision,
   type UpstreamPackageState,
@@ -21,14 +20,10 @@ export interface UpstreamRepoState {
 export async function readUpstreamState(snapshot: RepoSnapshot): Promise<UpstreamRepoState> {
   const catalog = await readCatalog(snapshot.port, snapshot.refs);
   const byPackage = new Map<string, { n: number; r: PublishedRevision }[]>();
-  const tags = [...snapshot.tags].flatMap(([tag, sha]) => {
-    const parsed = parseRevisionTag(tag);
-    return parsed.ok ? [{ sha, ...parsed.value }] : [];
-  });
   // Each revision's workspace, for `upstream.workspaceName`: one read of the tagged commits' messages.
-  const messages = tags.length ? await snapshot.port.commitMessages(tags.map((t) => t.sha)) : new Map();
-  for (const { sha, package: pkg, revision } of tags) {
-    const workspace = publishedWorkspace(messages.get(sha) ?? "", pkg);
+  for (const { sha, package: pkg, revision, workspace } of await taggedRevisions(snapshot.tags, (shas) =>
+    snapshot.port.commitMessages(shas),
+  )) {
     const list = byPackage.get(pkg) ?? [];
     list.push({
       n: revision,
