@@ -428,6 +428,7 @@ export async function benchPorchIterative(): Promise<IterativeRow[]> {
     const data = mkdtempSync(join(tmpdir(), "porchlight-bench-iterative-"));
     const serve = await startServe(data);
     const from = rows.length;
+    const started = performance.now();
     try {
       const kc = new KubeConfig();
       kc.loadFromFile(serve.caller.kubeconfig);
@@ -527,6 +528,19 @@ export async function benchPorchIterative(): Promise<IterativeRow[]> {
       rows.push(pub);
       // each repository count's figures as soon as they are measured (a later one may fail)
       console.table(rows.slice(from));
+      // the whole run against GitHub's hourly budget (5,000 counted requests a token an hour)
+      const whole = costOf(serve, await serve.since(0));
+      const minutes = (performance.now() - started) / 60_000;
+      const hourly = (n: number) => Math.round(n / Math.max(1, minutes / 60));
+      console.log(
+        `  repos ${repos}, the whole run (registrations, every control revision, every life): ${minutes.toFixed(1)} min; counted requests: the app ${whole.app}, the caller ${whole.caller}${
+          minutes > 60
+            ? ` (an hour at this pace: ${hourly(whole.app)} and ${hourly(whole.caller)})`
+            : whole.app <= 5000 && whole.caller <= 5000
+              ? " — within one hour's budget of 5,000 each"
+              : " — more than one hour's budget of 5,000"
+        }`,
+      );
     } catch (e) {
       // a run that fails (an approval refused: the app's checks not run) is reported, the others kept
       rows.push({ repos, operation: `failed: ${e instanceof Error ? e.message : String(e)}` });
