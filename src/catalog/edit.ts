@@ -1,6 +1,7 @@
 import { type Document, isMap, isScalar, isSeq, type YAMLSeq } from "yaml";
 import { CatalogError } from "./errors.js";
 import { findHead, findPackage, reachingHead, upgradePath, upgradesFrom } from "./graph.js";
+import { appendRevision, remember } from "./known.js";
 import { parseCatalog } from "./parse.js";
 import {
   CATALOG_FILE,
@@ -32,8 +33,14 @@ export interface AddRevision {
   channels?: readonly string[];
 }
 
-/** Records a published revision; in each channel named, it replaces the channel's head. */
+/**
+ * Records a published revision; in each channel named, it replaces the channel's head. A catalog known
+ * and laid out (known.ts) has the revision's lines inserted where the Document's print puts them, the
+ * same bytes without reading or printing the whole file.
+ */
 export function addRevision(text: string, add: AddRevision, file = CATALOG_FILE): CatalogEdit {
+  const appended = appendRevision(text, { ...add, channels: add.channels ?? [] });
+  if (appended) return appended;
   return edit(text, file, (catalog, doc) => {
     let p = catalog.packages.findIndex((x) => x.name === add.package);
     if (p < 0) {
@@ -472,7 +479,9 @@ function edit(text: string, file: string, change: (catalog: Catalog, doc: Docume
   change(structuredClone(catalog), document);
   const next = document.toString({ lineWidth: 0 });
   try {
-    return { text: next, catalog: parseCatalog(next, file).catalog };
+    const parsed = parseCatalog(next, file);
+    remember(next, parsed.catalog, parsed.document);
+    return { text: next, catalog: parsed.catalog };
   } catch (err) {
     if (err instanceof CatalogError)
       throw new CatalogError("the change would break the catalog, so it was not made", err.problems);

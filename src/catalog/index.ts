@@ -24,6 +24,7 @@ export {
   upgradePath,
   upgradesFrom,
 } from "./graph.js";
+export { knownCatalog } from "./known.js";
 export { EMPTY_CATALOG, parseCatalog } from "./parse.js";
 export {
   deprecation,

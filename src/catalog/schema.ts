@@ -9,7 +9,7 @@ export const CATALOG_FILE = "catalog.yaml";
 const revisionName = z.string().regex(/^v[1-9][0-9]*$/, "must be a published revision such as v3");
 
 /** A published revision of a package: the tag `<package>/<revision>` on `commit`, made at `time`. */
-const catalogRevisionSchema = z.strictObject({
+export const catalogRevisionSchema = z.strictObject({
   revision: revisionName,
   commit: z.string().regex(/^[0-9a-f]{7,64}$/, "must be a git commit SHA (hex)"),
   time: z.string().min(1, "must be the publish time, RFC 3339"),
@@ -20,7 +20,7 @@ const catalogRevisionSchema = z.strictObject({
  * upgrades from along the channel; `skips` are revisions whose downstreams jump straight here, and which are
  * no longer offered as an upgrade themselves.
  */
-const channelEntrySchema = z.strictObject({
+export const channelEntrySchema = z.strictObject({
   name: revisionName,
   replaces: revisionName.optional(),
   skips: z.array(revisionName).optional(),

@@ -148,7 +148,7 @@ export async function onRefChanges(
     if (short?.type === "branch" && !deleted) await requestCheckSuites(core, repo, short.name, ch, pusher);
     if (short?.type === "branch") await onBranchMoved(core, repo, short.name, ch, pusher);
   }
-  core.store.save();
+  core.store.saveSoon();
 }
 
 /** GitHub asks every installed app with checks permission to run its checks on a new head. */

@@ -165,6 +165,16 @@ const FULL_SHA = /^[0-9a-f]{40}$/;
  */
 const MAX_READERS = 32;
 
+/**
+ * Loose refs past which a push packs the repository's refs into packed-refs (`packRefsIfMany`). A ref
+ * listing reads each loose ref's file, and a publish in Porch's iterative test listed its repository's
+ * refs 14 times (each push twice, for its events; REST reads of refs, statuses, contents): with a tag
+ * for each published revision, a file more each time. One `git pack-refs` in 16 refs written costs less
+ * than the reads it saves. git leaves this to `git gc` and `git maintenance`, which a bare repository
+ * served over HTTP never runs; GitHub's servers run them.
+ */
+const PACK_REFS_AT = 16;
+
 /** Answers kept per repository by `settled`; past this the least recently asked is dropped. */
 const MAX_SETTLED = 512;
 
@@ -187,6 +197,8 @@ export class GitStore {
    * a pull request's facts are asked for at every read of it, of the same base and head until one moves.
    */
   private readonly answers = new Map<string, LRUCache<string, Promise<unknown>>>();
+  /** Loose refs each repository's last listing read, by directory (`packRefsIfMany`). */
+  private readonly loose = new Map<string, number>();
 
   constructor(readonly root: string) {}
 
@@ -202,6 +214,7 @@ export class GitStore {
   forget(dir: string): void {
     const reader = this.readers.peek(dir);
     this.readers.delete(dir);
+    this.loose.delete(dir);
     this.retire(dir, reader);
   }
 
@@ -293,7 +306,10 @@ export class GitStore {
    */
   async refs(dir: string): Promise<Map<string, string>> {
     const read = await readRefs(dir);
-    if (read.kind === "read") return read.refs;
+    if (read.kind === "read") {
+      this.loose.set(dir, read.loose);
+      return read.refs;
+    }
     const { stdout } = await runGit(dir, ["for-each-ref", "--format=%(objectname) %(refname)"]);
     const out = new Map<string, string>();
     for (const line of stdout.split("\n")) {
@@ -302,6 +318,17 @@ export class GitStore {
       out.set(line.slice(sp + 1), line.slice(0, sp));
     }
     return out;
+  }
+
+  /**
+   * Packs the repository's refs (`git pack-refs --all`, as `git gc` does) when its last listing read
+   * PACK_REFS_AT loose ones or more, so that a listing reads one file and the few refs written since.
+   * The caller holds the repository's lock: no write of the forge's races the packing.
+   */
+  async packRefsIfMany(dir: string): Promise<void> {
+    if ((this.loose.get(dir) ?? 0) < PACK_REFS_AT) return;
+    this.loose.delete(dir);
+    await runGit(dir, ["pack-refs", "--all"]);
   }
 
   async resolve(dir: string, rev: string): Promise<string | null> {

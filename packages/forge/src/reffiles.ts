@@ -20,7 +20,14 @@ import { join } from "node:path";
  * is missing). The forge writes refs only through git (update-ref, receive-pack), which refuses a
  * missing object, and never removes objects.
  */
-export type RefsRead = { kind: "read"; refs: Map<string, string> } | { kind: "ask-git"; why: string };
+export type RefsRead =
+  | {
+      kind: "read";
+      refs: Map<string, string>;
+      /** How many of them were loose files (one read each), for the caller to pack when many. */
+      loose: number;
+    }
+  | { kind: "ask-git"; why: string };
 
 /** One ref's object id (null: no such ref), or what sends the question to git. */
 export type RefRead = { kind: "read"; sha: string | null } | { kind: "ask-git"; why: string };
@@ -151,7 +158,7 @@ export async function readRefs(dir: string): Promise<RefsRead> {
   for (const [name, sha] of loose) packed.set(name, sha);
   const refs = new Map<string, string>();
   for (const name of [...packed.keys()].sort(byBytes)) refs.set(name, packed.get(name)!);
-  return { kind: "read", refs };
+  return { kind: "read", refs, loose: loose.size };
 }
 
 /**

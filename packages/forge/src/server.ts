@@ -205,7 +205,7 @@ export class ForgeServer {
         url,
       };
       reply = await route.handler(ctx);
-      if (MUTATING.has(method)) this.core.store.save();
+      if (MUTATING.has(method)) this.core.store.saveSoon();
     } catch (err) {
       req.resume();
       if (err instanceof ApiError) {

@@ -16,15 +16,31 @@ import {
 const MAX_DELIVERIES = 1000;
 
 /**
+ * How long the changes of API requests gather before forge.json is written (`saveSoon`). The file is the
+ * whole state, rewritten whole: written at every mutating request it cost `porchlight serve` 6 s of its
+ * one event loop over Porch's iterative test, growing with every pull request and check run kept; once a
+ * second, its cost no longer follows the requests.
+ */
+const SAVE_DELAY_MS = 1000;
+
+/**
  * The forge's metadata: one JSON document kept in memory and written to `<dataDir>/forge.json`
  * after each change, so a forge restarted on the same directory sees the same world. Webhook
  * deliveries stay in memory only: they are large, and a restarted forge starts a fresh log. It holds
  * every user's token, each app's private key and webhook secret: the file is its owner's alone (0600,
  * every write a new file, and one an older forge left looser tightened when it is opened), in a folder
  * made 0700.
+ *
+ * What an API request changes is written within a second (`saveSoon`), with whatever else changed
+ * meanwhile; what the forge's owner does (seeding, a user made, the webhook URL set) is written at once
+ * (`save`), and a forge stopped writes what is pending. A forge killed outright (SIGKILL, a crash) loses
+ * at most the last second of requests' metadata, while their git objects and refs are on disk already:
+ * a dev forge's trade, not GitHub's.
  */
 export class Store {
   data: ForgeData;
+  /** The write `saveSoon` scheduled, not yet made. */
+  private pending: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly file: string | null,
@@ -53,12 +69,30 @@ export class Store {
     return isoTime(this.now());
   }
 
+  /** Writes the whole state now (and with it whatever `saveSoon` had pending). */
   save(): void {
+    if (this.pending) clearTimeout(this.pending);
+    this.pending = undefined;
+    this.trimDeliveries();
+    if (!this.file) return;
+    writePrivateFile(this.file, JSON.stringify({ ...this.data, deliveries: [] }));
+  }
+
+  /**
+   * Writes the state within SAVE_DELAY_MS, once for every change made meanwhile: after each mutating
+   * request. The timer holds no process open; stopping the forge writes what is pending (`save`).
+   */
+  saveSoon(): void {
+    this.trimDeliveries();
+    if (!this.file || this.pending) return;
+    this.pending = setTimeout(() => this.save(), SAVE_DELAY_MS);
+    this.pending.unref();
+  }
+
+  private trimDeliveries(): void {
     if (this.data.deliveries.length > MAX_DELIVERIES) {
       this.data.deliveries.splice(0, this.data.deliveries.length - MAX_DELIVERIES);
     }
-    if (!this.file) return;
-    writePrivateFile(this.file, JSON.stringify({ ...this.data, deliveries: [] }));
   }
 
   user(login: string): UserRec | undefined {

@@ -6,7 +6,7 @@ import {
   EMPTY_CATALOG,
   formatCatalogProblem,
   highestRevision,
-  parseCatalog,
+  knownCatalog,
 } from "../../catalog/index.js";
 import type { RepoFiles } from "../../github/port.js";
 import { indexRefs, type RefInfo } from "../../lifecycle/refs.js";
@@ -54,7 +54,7 @@ export async function reservedRevision(
  */
 export function catalogState(text: string, head: string | null, file = CATALOG_FILE): CatalogState {
   try {
-    return { head, text, catalog: parseCatalog(text, file, { fillDefaultChannels: true }).catalog };
+    return { head, text, catalog: knownCatalog(text, file) };
   } catch (e) {
     const problem =
       e instanceof CatalogError ? describe(e) : `${file}: ${e instanceof Error ? e.message : String(e)}`;

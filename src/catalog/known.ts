@@ -1,0 +1,195 @@
+import { LRUCache } from "lru-cache";
+import { type Document, isMap, isScalar, isSeq, type Node, stringify, type YAMLSeq } from "yaml";
+import { checkCatalog, findHead } from "./graph.js";
+import { parseCatalog } from "./parse.js";
+import { type Catalog, catalogRevisionSchema, channelEntrySchema, revisionNumber } from "./schema.js";
+
+/**
+ * Catalogs read before, by their text: what they hold, and where a published revision's record and its
+ * channel entries go. catalog.yaml holds every published revision, and a publish read it three times and
+ * wrote it once, each a parse (or a print) of the whole file: at 100 revisions 60 ms of the one event
+ * loop a publish, growing with each. Now a publish reads the text its last write made, known here, and
+ * records the new revision by writing its lines where the whole file's print would have put them
+ * (`appendRevision`), itself known at once.
+ *
+ * Only a text whose print is itself is laid out (`canonical`): a catalog as yaml writes it, which every
+ * edit's output is. A text a person wrote otherwise is edited as before, through the Document, which
+ * prints the whole file; its output then is known and laid out. The values are never changed after they
+ * are made; a reader is given a copy.
+ */
+interface Known {
+  /** The catalog, read with each package's default channel filled in (catalogState's reading). */
+  catalog: Catalog;
+  /** Where each package's revisions and channel entries end, when the text is yaml's print of itself. */
+  layout: Layout | null;
+}
+
+/** By package name: the end of its `revisions` and of each channel's `entries`. */
+type Layout = Map<string, { revisions: SeqEnd; channels: Map<string, SeqEnd> }>;
+
+/** A block sequence's end: the offset its next item's line starts at, and the column of its dashes. */
+interface SeqEnd {
+  at: number;
+  column: number;
+}
+
+const known = new LRUCache<string, Known>({ maxSize: 32 << 20, sizeCalculation: (_, text) => text.length });
+
+/**
+ * The catalog `text` holds, read as catalogState reads it (default channels filled in); a CatalogError
+ * where it cannot be read, as parseCatalog throws it. A text read before is not parsed again.
+ */
+export function knownCatalog(text: string, file: string): Catalog {
+  const kept = known.get(text);
+  if (kept) return structuredClone(kept.catalog);
+  const { catalog, document } = parseCatalog(text, file, { fillDefaultChannels: true });
+  remember(text, catalog, document);
+  return structuredClone(catalog);
+}
+
+/**
+ * Keeps what `text` holds, parsed as `document` (and read as `catalog`): laid out when the document
+ * prints as the text, which is what an edit through the Document would start from.
+ */
+export function remember(text: string, catalog: Catalog, document: Document): void {
+  const layout = document.toString({ lineWidth: 0 }) === text ? layoutOf(text, document) : null;
+  known.set(text, { catalog: structuredClone(catalog), layout });
+}
+
+interface AppendRevision {
+  package: string;
+  revision: string;
+  commit: string;
+  time: string;
+  channels: readonly string[];
+}
+
+/**
+ * `add` recorded in `text` as addRevision's Document edit would print it, with the lines of its record
+ * and its channel entries inserted at the end of their sequences; undefined where this cannot say so
+ * (a text not laid out, a new package or channel, anything addRevision would refuse), for the Document
+ * edit to do (and to refuse with its own words).
+ */
+export function appendRevision(
+  text: string,
+  add: AppendRevision,
+): { text: string; catalog: Catalog } | undefined {
+  const kept = known.get(text);
+  const place = kept?.layout?.get(add.package);
+  const pkg = kept?.catalog.packages.find((p) => p.name === add.package);
+  if (!kept?.layout || !place || !pkg || pkg.revisions.length === 0) return undefined;
+  const newest = [...pkg.revisions.map((r) => r.revision), ...(pkg.removed ?? [])]
+    .map(revisionNumber)
+    .reduce((a, b) => Math.max(a, b), 0);
+  const record = { revision: add.revision, commit: add.commit, time: add.time };
+  // what the whole file's reading would check of the lines added (the rest was checked when it was read)
+  if (!catalogRevisionSchema.safeParse(record).success || revisionNumber(add.revision) <= newest)
+    return undefined;
+  const inserts: { at: number; lines: string }[] = [
+    {
+      at: place.revisions.at,
+      lines: item(place.revisions, record),
+    },
+  ];
+  const next = structuredClone(pkg);
+  next.revisions.push(record);
+  for (const name of add.channels) {
+    const end = place.channels.get(name);
+    const channel = next.channels.find((c) => c.name === name);
+    if (!end || !channel || add.channels.indexOf(name) !== add.channels.lastIndexOf(name)) return undefined;
+    const head = findHead(channel);
+    if (!head || channel.entries.some((e) => e.name === add.revision)) return undefined;
+    if (revisionNumber(head.name) > revisionNumber(add.revision)) return undefined;
+    const entry = { name: add.revision, replaces: head.name };
+    if (!channelEntrySchema.safeParse(entry).success) return undefined;
+    channel.entries.push(entry);
+    inserts.push({ at: end.at, lines: item(end, entry) });
+  }
+  const catalog: Catalog = {
+    ...kept.catalog,
+    packages: kept.catalog.packages.map((p) => (p.name === add.package ? next : p)),
+  };
+  if (checkCatalog(catalog).length > 0) return undefined;
+  inserts.sort((a, b) => a.at - b.at);
+  let out = "";
+  let from = 0;
+  for (const { at, lines } of inserts) {
+    out += text.slice(from, at) + lines;
+    from = at;
+  }
+  out += text.slice(from);
+  known.set(out, { catalog, layout: shifted(kept.layout, inserts) });
+  return { text: out, catalog: structuredClone(catalog) };
+}
+
+/** A sequence item's lines as yaml prints `value` as an item of a block sequence at `end`'s column. */
+function item(end: SeqEnd, value: unknown): string {
+  const pad = " ".repeat(end.column);
+  return stringify([value], { lineWidth: 0 })
+    .split("\n")
+    .map((line) => (line === "" ? line : pad + line))
+    .join("\n");
+}
+
+/** The layout after `inserts`: every end at or after an insertion moves on by its length. */
+function shifted(layout: Layout, inserts: readonly { at: number; lines: string }[]): Layout {
+  const move = (end: SeqEnd): SeqEnd => ({
+    at: end.at + inserts.reduce((n, i) => (i.at <= end.at ? n + i.lines.length : n), 0),
+    column: end.column,
+  });
+  return new Map(
+    [...layout].map(([name, place]) => [
+      name,
+      {
+        revisions: move(place.revisions),
+        channels: new Map([...place.channels].map(([c, end]) => [c, move(end)])),
+      },
+    ]),
+  );
+}
+
+/**
+ * Where each package's `revisions` and each channel's `entries` end in `text` (yaml's print of
+ * `document`), for those a new item can be appended to as lines: a block sequence of one item or more,
+ * items of maps, no comment on it, on its last item, or on the lines after it (a comment there may be the
+ * sequence's own, which the new item would go before).
+ */
+function layoutOf(text: string, document: Document): Layout {
+  const layout: Layout = new Map();
+  const packages = document.get("packages", true);
+  if (!isSeq(packages)) return layout;
+  for (const pkg of packages.items) {
+    if (!isMap(pkg)) continue;
+    const name = pkg.get("name");
+    const revisions = seqEnd(text, pkg.get("revisions", true));
+    if (typeof name !== "string" || !revisions) continue;
+    const channels = new Map<string, SeqEnd>();
+    const listed = pkg.get("channels", true);
+    for (const channel of isSeq(listed) ? listed.items : []) {
+      if (!isMap(channel)) continue;
+      const end = seqEnd(text, channel.get("entries", true));
+      const channelName = channel.get("name");
+      if (end && typeof channelName === "string") channels.set(channelName, end);
+    }
+    layout.set(name, { revisions, channels });
+  }
+  return layout;
+}
+
+function seqEnd(text: string, seq: unknown): SeqEnd | undefined {
+  if (!isSeq(seq) || seq.flow || seq.comment || seq.items.length === 0) return undefined;
+  const last = (seq as YAMLSeq<Node>).items.at(-1);
+  if (!isMap(last) || last.flow || last.comment || !last.range || isScalar(last)) return undefined;
+  for (const pair of last.items) if (isScalar(pair.value) && pair.value.comment) return undefined;
+  // the item's content starts after its dash and one space
+  const lineStart = text.lastIndexOf("\n", last.range[0] - 1) + 1;
+  const column = last.range[0] - lineStart - 2;
+  if (column < 0 || text.slice(lineStart, last.range[0]) !== `${" ".repeat(column)}- `) return undefined;
+  const newline = text.indexOf("\n", last.range[1] - 1);
+  const at = newline < 0 ? text.length : newline + 1;
+  // what follows: no comment (blank lines are the next node's own), and the sequence ends there
+  const rest = /^(?:[ \t]*\n)*([ \t]*)(\S?)/.exec(text.slice(at, at + 4096));
+  if (!rest || rest[2] === "#" || (rest[2] !== "" && (rest[1]?.length ?? 0) > column)) return undefined;
+  if (rest[2] === "-" && rest[1]?.length === column) return undefined;
+  return { at, column };
+}
