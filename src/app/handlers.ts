@@ -32,15 +32,7 @@ function fromEvent(
   const installationId = context.payload.installation?.id;
   return {
     connect: async () =>
-      installationPort(
-        context.octokit,
-        deps.cacheDir,
-        deps.blobs,
-        false,
-        deps.gate,
-        deps.files,
-        deps.ownRuns,
-      ),
+      installationPort(context.octokit, deps.cacheDir, deps.blobs, false, deps.gate, deps.files, deps.own),
     repository: repositoryOf(context.payload.repository),
     deliveryId: context.id,
     ...(installationId !== undefined ? { installationId } : {}),

@@ -142,6 +142,22 @@ describe("porchlight bot end to end (forge over HTTP and git)", () => {
     await expect(head("drafts/apps/web/first")).rejects.toMatchObject({ status: 404 });
   });
 
+  it("an approving review delivered again is answered once, without listing the comments again", async () => {
+    const delivery = w.forge.webhooks
+      .find("pull_request_review", "submitted")
+      .find((d) => (d.payload as { pull_request: { number: number } }).pull_request.number === first)!;
+    const from = w.forge.requestLog.entries.length;
+    w.forge.webhooks.redeliver(delivery.id);
+    await w.settle();
+    expect((await comments(first)).filter((c) => c.includes("porchlight:publish review="))).toHaveLength(1);
+    expect(Object.keys(await tags())).toEqual(["apps/web/v1"]);
+    // the app found its answer in what it listed and wrote before: GitHub is not asked again
+    const asked = w.forge.requestLog.entries
+      .slice(from)
+      .filter((e) => e.installationId !== null && /\/issues\/\d+\/comments/.test(e.path));
+    expect(asked.map((e) => `${e.method} ${e.path}`)).toEqual([]);
+  });
+
   it("publishes v2 on /approve, and a /approve delivered three times still gives one tag and one reply", async () => {
     await (await w.clone("alice")).push("drafts/apps/web/second", {
       "apps/web/extra.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\n",
