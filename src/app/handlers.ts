@@ -2,7 +2,7 @@ import type { Context } from "probot";
 import { parseCommands } from "../commands/parse.js";
 import { CONFIG_PATH } from "../config/parse.js";
 import { installationPort, repositoryOf } from "../github/installation.js";
-import type { RestClient } from "../github/octokit-repo.js";
+import { pullOfEvent, type RestClient } from "../github/octokit-repo.js";
 import type { InstallationPort, InstallationRepository } from "../github/port.js";
 import type { RestRepository } from "../github/responses.js";
 import { DRAFT_PREFIX } from "../lifecycle/draft-branch.js";
@@ -168,6 +168,8 @@ export async function onPullClosed(deps: AppDeps, context: Context<"pull_request
   // The bot's own merge: a publish job that merged finishes the publish itself (its job is told so, and
   // looks at the draft branch by git before it reads anything more)
   const ownMerge = pr.merged_by?.login === (await deps.identity()).login;
+  // merged: what the event says of the pull request stays true, so the job does not read it again
+  const seen = pullOfEvent(pr);
   await enqueueJob(deps, {
     ...fromEvent(deps, context),
     kind: "publish",
@@ -177,6 +179,7 @@ export async function onPullClosed(deps: AppDeps, context: Context<"pull_request
     args: {
       pull: pr.number,
       ...(ownMerge ? { ownMerge: { headRef: pr.head.ref, headSha: pr.head.sha } } : {}),
+      ...(seen ? { seen } : {}),
     },
   });
 }
@@ -188,6 +191,8 @@ export async function onReviewSubmitted(
 ): Promise<void> {
   const { review, pull_request: pr } = context.payload;
   if (review.state.toLowerCase() !== "approved") return;
+  // the pull request as the review saw it: the publish decides on it where the merge guards it
+  const seen = pullOfEvent(pr);
   await enqueueJob(deps, {
     ...fromEvent(deps, context),
     kind: "publish",
@@ -200,6 +205,7 @@ export async function onReviewSubmitted(
       user: review.user?.login ?? "",
       state: review.state,
       commitId: review.commit_id,
+      ...(seen ? { seen } : {}),
     },
   });
 }

@@ -58,6 +58,17 @@ function toPull(p: RestPull): PullRequest {
   };
 }
 
+/**
+ * The pull request a webhook's payload carries, as the door reads one; undefined when the payload does
+ * not hold all of it (a test's payload, a review event's fields GitHub leaves out are optional here).
+ * What it says is what GitHub said when it sent the event: a job that may run later trusts it only where
+ * a change since cannot mislead it.
+ */
+export function pullOfEvent(raw: unknown): PullRequest | undefined {
+  const read = restPull.safeParse(raw);
+  return read.success ? toPull(read.data) : undefined;
+}
+
 /** A check run as this adapter last saw it: enough to tell which run a new report replaces. */
 interface SeenRun {
   id: number;
