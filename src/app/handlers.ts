@@ -112,6 +112,8 @@ export async function onPullRequest(deps: AppDeps, context: Context<"pull_reques
   // what the event says the proposal changes (its base and head): a job whose files it leaves alone is
   // told so by git, without reading the pull request again
   const named = { baseSha: pr.base.sha, headSha: pr.head.sha };
+  // the pull request as the event carried it: the check trusts it while its branch is at that head
+  const seen = pullOfEvent(pr);
   await enqueueJob(deps, {
     ...event,
     kind: "check",
@@ -119,7 +121,11 @@ export async function onPullRequest(deps: AppDeps, context: Context<"pull_reques
     headSha: pr.head.sha,
     task: "check",
     // the head a proposal is opened with is its first: no head of it was passed over below that one
-    args: { pull: pr.number, ...(context.payload.action === "opened" ? { openedAt: pr.head.sha } : {}) },
+    args: {
+      pull: pr.number,
+      ...(context.payload.action === "opened" ? { openedAt: pr.head.sha } : {}),
+      ...(seen ? { seen } : {}),
+    },
   });
   // The configuration it proposes, validated only (what runs keeps the default branch's). Queued
   // after the proposal's check, which reports a broken default-branch configuration on the same head.

@@ -88,7 +88,11 @@ const TASKS = {
     },
   }),
   check: task({
-    args: z.looseObject({ pull: z.number().int(), openedAt: z.string().optional() }),
+    args: z.looseObject({
+      pull: z.number().int(),
+      openedAt: z.string().optional(),
+      seen: eventPull.optional(),
+    }),
     work: (ctx, a) => checkProposal(ctx, a),
   }),
   "config-proposal": task({
