@@ -3,6 +3,7 @@ import { parseCommands } from "../commands/parse.js";
 import { CONFIG_PATH } from "../config/parse.js";
 import { installationPort, repositoryOf } from "../github/installation.js";
 import { pullOfEvent, type RestClient } from "../github/octokit-repo.js";
+import { APP_MARKER } from "../github/own-comments.js";
 import type { InstallationPort, InstallationRepository } from "../github/port.js";
 import type { RestRepository } from "../github/responses.js";
 import { DRAFT_PREFIX } from "../lifecycle/draft-branch.js";
@@ -225,6 +226,7 @@ export async function onReviewSubmitted(
  */
 export async function onComment(deps: AppDeps, context: Context<"issue_comment.created">): Promise<void> {
   const { comment, issue } = context.payload;
+  if (comment.body?.includes(APP_MARKER)) await othersChanged(deps, context);
   if (comment.user?.type === "Bot" || parseCommands(comment.body ?? "").length === 0) return;
   const event = fromEvent(deps, context);
   const enqueued = await enqueueJob(deps, {
@@ -235,6 +237,31 @@ export async function onComment(deps: AppDeps, context: Context<"issue_comment.c
     args: { issue: issue.number, commentId: comment.id },
   });
   if (enqueued === "queued") await (await event.connect()).repo(event.repository).react(comment.id, "eyes");
+}
+
+/**
+ * A comment edited or deleted: when not by the app (whose own writes are known as it makes them), the
+ * app's comments of that pull request kept in this process (own-comments.ts) are let go, so the next
+ * job finds its answers as GitHub lists them — an answer a person edited, or a person's comment that
+ * holds one of the app's markers, counts as it would have when read.
+ */
+export async function onCommentChanged(
+  deps: AppDeps,
+  context: Context<"issue_comment.edited" | "issue_comment.deleted">,
+): Promise<void> {
+  await othersChanged(deps, context);
+}
+
+/** The app's comments kept for the event's pull request let go, unless the app itself sent the event. */
+async function othersChanged(
+  deps: AppDeps,
+  context: {
+    payload: { repository: RestRepository; issue: { number: number }; sender?: { login: string } | null };
+  },
+): Promise<void> {
+  const own = deps.own?.comments;
+  if (!own || context.payload.sender?.login === (await deps.identity()).login) return;
+  own.forget(repositoryOf(context.payload.repository).id, context.payload.issue.number);
 }
 
 /**

@@ -5,7 +5,7 @@ import type { RepoId } from "./port.js";
  * What every marker the app finds its comments by begins with (`<!-- porchlight:summary -->`, a review's
  * or a command's answer): a comment without it cannot be found by one, so it is not kept.
  */
-const MARKED = "<!-- porchlight:";
+export const APP_MARKER = "<!-- porchlight:";
 
 /** A marked comment as kept: enough to find it by its marker and to tell whether a write changes it. */
 interface Marked {
@@ -42,7 +42,7 @@ export class OwnComments {
    * process has not listed it (or the marker is none of the app's, whose comments are not kept).
    */
   find(repo: RepoId, issue: number, marker: string): Marked | undefined | "unknown" {
-    const held = marker.includes(MARKED) ? this.issues.get(OwnComments.key(repo, issue)) : undefined;
+    const held = marker.includes(APP_MARKER) ? this.issues.get(OwnComments.key(repo, issue)) : undefined;
     if (!held) return "unknown";
     const found = held.find((c) => c.body.includes(marker));
     return found && { ...found };
@@ -52,7 +52,7 @@ export class OwnComments {
   listed(repo: RepoId, issue: number, comments: readonly { id: number; body: string }[]): void {
     this.keep(
       OwnComments.key(repo, issue),
-      comments.filter((c) => c.body.includes(MARKED)).map(({ id, body }) => ({ id, body })),
+      comments.filter((c) => c.body.includes(APP_MARKER)).map(({ id, body }) => ({ id, body })),
     );
   }
 
@@ -64,7 +64,7 @@ export class OwnComments {
     const others = held.filter((c) => c.id !== comment.id);
     const edited = held.map((c) => (c.id === comment.id ? { ...comment } : c));
     // an edit that took the marker out leaves a comment no marker finds
-    if (!comment.body.includes(MARKED)) this.keep(key, others);
+    if (!comment.body.includes(APP_MARKER)) this.keep(key, others);
     else this.keep(key, others.length === held.length ? [...held, { ...comment }] : edited);
   }
 
