@@ -166,12 +166,14 @@ export async function onPullRequest(deps: AppDeps, context: Context<"pull_reques
 
 /**
  * A pull request merged on GitHub → its publish finished now (tag, catalog, fan-out), as the sweep would
- * later; closed without merging → nothing. The job decides what counts (a draft branch of this
- * repository into the default branch) and skips a publish the bot's own `/approve` already finished.
+ * later; closed without merging → nothing, but for a check of it still waiting (closedWhileChecking).
+ * The job decides what counts (a draft branch of this repository into the default branch) and skips a
+ * publish the bot's own `/approve` already finished.
  */
 export async function onPullClosed(deps: AppDeps, context: Context<"pull_request.closed">): Promise<void> {
   const pr = context.payload.pull_request;
-  if (!pr.merged || !parsePackageBranch(pr.head.ref).ok) return;
+  if (!pr.merged) return closedWhileChecking(deps, context);
+  if (!parsePackageBranch(pr.head.ref).ok) return;
   // The bot's own merge: a publish job that merged finishes the publish itself (its job is told so, and
   // looks at the draft branch by git before it reads anything more)
   const ownMerge = pr.merged_by?.login === (await deps.identity()).login;
@@ -189,6 +191,20 @@ export async function onPullClosed(deps: AppDeps, context: Context<"pull_request
       ...(seen ? { seen } : {}),
     },
   });
+}
+
+/**
+ * A proposal closed unmerged (rejected, closed by hand) while its check waits in this process's queue:
+ * that check trusts the pull request its event carried (open then, its branch still at that head, which
+ * a rejected proposal's draft keeps), so it is replaced by one that reads the pull request, finds it
+ * closed and writes nothing — no summary lands on a closed proposal. A check already running is as a
+ * check that read the pull request an instant before it closed; a fleet's queue (Redis) is not asked.
+ */
+async function closedWhileChecking(deps: AppDeps, context: Context<"pull_request.closed">): Promise<void> {
+  const event = fromEvent(deps, context);
+  const pull = context.payload.pull_request.number;
+  if (deps.distributed || !deps.queues.isWaiting(event.repository.fullName, `check:${pull}`)) return;
+  await enqueueJob(deps, { ...event, kind: "check", key: String(pull), task: "check", args: { pull } });
 }
 
 /** An approving review → publish (the job checks who approved and what). */

@@ -378,8 +378,10 @@ function filesBelow(files: readonly FileEntry[], dir: string): FileEntry[] {
  * that branch still at the head the event named (asked of git, which GitHub does not count): a push
  * since, or the branch deleted (published, rejected), reads the pull request. The checks are written
  * on that head, whatever became of the pull request; what git cannot say — closed since, its branch
- * kept — is what a read before a check's run leaves open too, for longer: the summary may then land on
- * a closed proposal, as it does when it closes while its check runs.
+ * kept (rejected) — its `closed` event says: a check still waiting in the app's queue is replaced by one
+ * that reads the pull request (handlers.ts, closedWhileChecking); in a fleet's queue, or once running, it
+ * is as a check that read the pull request an instant before it closed: its summary may land on the
+ * closed proposal.
  */
 async function seenCurrent(
   ctx: JobContext,
