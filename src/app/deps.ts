@@ -4,7 +4,7 @@ import type { Runtime } from "../config/schema.js";
 import type { DefaultBranchFiles } from "../github/default-branch-files.js";
 import type { InstallationLookup } from "../github/installation-lookup.js";
 import type { GitObjectCache } from "../github/object-cache.js";
-import type { OwnCheckRuns } from "../github/own-check-runs.js";
+import type { OwnWrites } from "../github/own-writes.js";
 import type { InstallationPort, RepoId } from "../github/port.js";
 import type { StopGate } from "../github/stop-gate.js";
 import type { BotIdentity } from "../jobs/context.js";
@@ -32,10 +32,11 @@ export interface AppDeps {
   /** Default-branch files (the configuration) kept by commit for the app's life (default-branch-files.ts). */
   files?: DefaultBranchFiles;
   /**
-   * The app's own check runs of the commits this process listed, kept with what it wrote there since
-   * (own-check-runs.ts): one process only; a fleet's replicas (Redis) each write, so there it is absent.
+   * The app's own check runs of the commits, and marked comments of the pull requests, this process
+   * listed, kept with what it wrote there since (own-writes.ts): one process only; a fleet's replicas
+   * (Redis) each write, so there it is absent.
    */
-  ownRuns?: OwnCheckRuns;
+  own?: OwnWrites;
   /** Shut at a stop past its grace: the jobs still running reach GitHub no more (stop-gate.ts). */
   gate?: StopGate;
   /** The runtimes the operator allows (exec/container only with explicit opt-in). */

@@ -5,6 +5,7 @@ import {
   onCheckRunCompleted,
   onCheckSuiteCompleted,
   onComment,
+  onCommentChanged,
   onPullClosed,
   onPullRequest,
   onPush,
@@ -121,7 +122,10 @@ export const EVENTS = eventTable({
       repository,
       installation,
     }),
-    routes: [route("issue_comment.created", onComment)],
+    routes: [
+      route("issue_comment.created", onComment),
+      route(["issue_comment.edited", "issue_comment.deleted"], onCommentChanged),
+    ],
     onActions: true,
   },
   pull_request_review: {

@@ -2,7 +2,8 @@ import type { Context } from "probot";
 import { parseCommands } from "../commands/parse.js";
 import { CONFIG_PATH } from "../config/parse.js";
 import { installationPort, repositoryOf } from "../github/installation.js";
-import type { RestClient } from "../github/octokit-repo.js";
+import { pullOfEvent, type RestClient } from "../github/octokit-repo.js";
+import { APP_MARKER } from "../github/own-comments.js";
 import type { InstallationPort, InstallationRepository } from "../github/port.js";
 import type { RestRepository } from "../github/responses.js";
 import { DRAFT_PREFIX } from "../lifecycle/draft-branch.js";
@@ -32,15 +33,7 @@ function fromEvent(
   const installationId = context.payload.installation?.id;
   return {
     connect: async () =>
-      installationPort(
-        context.octokit,
-        deps.cacheDir,
-        deps.blobs,
-        false,
-        deps.gate,
-        deps.files,
-        deps.ownRuns,
-      ),
+      installationPort(context.octokit, deps.cacheDir, deps.blobs, false, deps.gate, deps.files, deps.own),
     repository: repositoryOf(context.payload.repository),
     deliveryId: context.id,
     ...(installationId !== undefined ? { installationId } : {}),
@@ -120,6 +113,8 @@ export async function onPullRequest(deps: AppDeps, context: Context<"pull_reques
   // what the event says the proposal changes (its base and head): a job whose files it leaves alone is
   // told so by git, without reading the pull request again
   const named = { baseSha: pr.base.sha, headSha: pr.head.sha };
+  // the pull request as the event carried it: the check trusts it while its branch is at that head
+  const seen = pullOfEvent(pr);
   await enqueueJob(deps, {
     ...event,
     kind: "check",
@@ -127,7 +122,11 @@ export async function onPullRequest(deps: AppDeps, context: Context<"pull_reques
     headSha: pr.head.sha,
     task: "check",
     // the head a proposal is opened with is its first: no head of it was passed over below that one
-    args: { pull: pr.number, ...(context.payload.action === "opened" ? { openedAt: pr.head.sha } : {}) },
+    args: {
+      pull: pr.number,
+      ...(context.payload.action === "opened" ? { openedAt: pr.head.sha } : {}),
+      ...(seen ? { seen } : {}),
+    },
   });
   // The configuration it proposes, validated only (what runs keeps the default branch's). Queued
   // after the proposal's check, which reports a broken default-branch configuration on the same head.
@@ -167,15 +166,19 @@ export async function onPullRequest(deps: AppDeps, context: Context<"pull_reques
 
 /**
  * A pull request merged on GitHub → its publish finished now (tag, catalog, fan-out), as the sweep would
- * later; closed without merging → nothing. The job decides what counts (a draft branch of this
- * repository into the default branch) and skips a publish the bot's own `/approve` already finished.
+ * later; closed without merging → nothing, but for a check of it still waiting (closedWhileChecking).
+ * The job decides what counts (a draft branch of this repository into the default branch) and skips a
+ * publish the bot's own `/approve` already finished.
  */
 export async function onPullClosed(deps: AppDeps, context: Context<"pull_request.closed">): Promise<void> {
   const pr = context.payload.pull_request;
-  if (!pr.merged || !parsePackageBranch(pr.head.ref).ok) return;
+  if (!pr.merged) return closedWhileChecking(deps, context);
+  if (!parsePackageBranch(pr.head.ref).ok) return;
   // The bot's own merge: a publish job that merged finishes the publish itself (its job is told so, and
   // looks at the draft branch by git before it reads anything more)
   const ownMerge = pr.merged_by?.login === (await deps.identity()).login;
+  // merged: what the event says of the pull request stays true, so the job does not read it again
+  const seen = pullOfEvent(pr);
   await enqueueJob(deps, {
     ...fromEvent(deps, context),
     kind: "publish",
@@ -185,8 +188,23 @@ export async function onPullClosed(deps: AppDeps, context: Context<"pull_request
     args: {
       pull: pr.number,
       ...(ownMerge ? { ownMerge: { headRef: pr.head.ref, headSha: pr.head.sha } } : {}),
+      ...(seen ? { seen } : {}),
     },
   });
+}
+
+/**
+ * A proposal closed unmerged (rejected, closed by hand) while its check waits in this process's queue:
+ * that check trusts the pull request its event carried (open then, its branch still at that head, which
+ * a rejected proposal's draft keeps), so it is replaced by one that reads the pull request, finds it
+ * closed and writes nothing — no summary lands on a closed proposal. A check already running is as a
+ * check that read the pull request an instant before it closed; a fleet's queue (Redis) is not asked.
+ */
+async function closedWhileChecking(deps: AppDeps, context: Context<"pull_request.closed">): Promise<void> {
+  const event = fromEvent(deps, context);
+  const pull = context.payload.pull_request.number;
+  if (deps.distributed || !deps.queues.isWaiting(event.repository.fullName, `check:${pull}`)) return;
+  await enqueueJob(deps, { ...event, kind: "check", key: String(pull), task: "check", args: { pull } });
 }
 
 /** An approving review → publish (the job checks who approved and what). */
@@ -196,6 +214,8 @@ export async function onReviewSubmitted(
 ): Promise<void> {
   const { review, pull_request: pr } = context.payload;
   if (review.state.toLowerCase() !== "approved") return;
+  // the pull request as the review saw it: the publish decides on it where the merge guards it
+  const seen = pullOfEvent(pr);
   await enqueueJob(deps, {
     ...fromEvent(deps, context),
     kind: "publish",
@@ -208,6 +228,7 @@ export async function onReviewSubmitted(
       user: review.user?.login ?? "",
       state: review.state,
       commitId: review.commit_id,
+      ...(seen ? { seen } : {}),
     },
   });
 }
@@ -221,6 +242,7 @@ export async function onReviewSubmitted(
  */
 export async function onComment(deps: AppDeps, context: Context<"issue_comment.created">): Promise<void> {
   const { comment, issue } = context.payload;
+  if (comment.body?.includes(APP_MARKER)) await othersChanged(deps, context);
   if (comment.user?.type === "Bot" || parseCommands(comment.body ?? "").length === 0) return;
   const event = fromEvent(deps, context);
   const enqueued = await enqueueJob(deps, {
@@ -231,6 +253,31 @@ export async function onComment(deps: AppDeps, context: Context<"issue_comment.c
     args: { issue: issue.number, commentId: comment.id },
   });
   if (enqueued === "queued") await (await event.connect()).repo(event.repository).react(comment.id, "eyes");
+}
+
+/**
+ * A comment edited or deleted: when not by the app (whose own writes are known as it makes them), the
+ * app's comments of that pull request kept in this process (own-comments.ts) are let go, so the next
+ * job finds its answers as GitHub lists them — an answer a person edited, or a person's comment that
+ * holds one of the app's markers, counts as it would have when read.
+ */
+export async function onCommentChanged(
+  deps: AppDeps,
+  context: Context<"issue_comment.edited" | "issue_comment.deleted">,
+): Promise<void> {
+  await othersChanged(deps, context);
+}
+
+/** The app's comments kept for the event's pull request let go, unless the app itself sent the event. */
+async function othersChanged(
+  deps: AppDeps,
+  context: {
+    payload: { repository: RestRepository; issue: { number: number }; sender?: { login: string } | null };
+  },
+): Promise<void> {
+  const own = deps.own?.comments;
+  if (!own || context.payload.sender?.login === (await deps.identity()).login) return;
+  own.forget(repositoryOf(context.payload.repository).id, context.payload.issue.number);
 }
 
 /**

@@ -15,7 +15,7 @@ import { acquireGitSpawner } from "../github/git-process.js";
 import { installationLookup } from "../github/installation-lookup.js";
 import { GitObjectCache } from "../github/object-cache.js";
 import { clusteredPacing, porchlightOctokit } from "../github/octokit.js";
-import { OwnCheckRuns } from "../github/own-check-runs.js";
+import { ownWrites } from "../github/own-writes.js";
 import type { AppPort } from "../github/port.js";
 import { AppStopping, StopGate } from "../github/stop-gate.js";
 import { BoundedWork, type PackageWorkSettings } from "../jobs/bounded/bounded.js";
@@ -194,10 +194,10 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
   const blobs = new GitObjectCache();
   // The configuration files every job reads first, kept by the commit of their default branch.
   const files = new DefaultBranchFiles();
-  // The app's own check runs, known from its listings and writes: one process only, never a fleet's
-  // replica (another replica writes runs this one would not hear of).
-  const ownRuns = opts.redis ? undefined : new OwnCheckRuns();
-  const github = probotAppPort(probot, cacheDir, blobs, gate, files, ownRuns);
+  // The app's own check runs and comments, known from its listings and writes: one process only, never
+  // a fleet's replica (another replica writes runs and comments this one would not hear of).
+  const own = opts.redis ? undefined : ownWrites();
+  const github = probotAppPort(probot, cacheDir, blobs, gate, files, own);
   // what GET /app answered at start is the bot's identity: not asked for again at the first job
   const checked = await checkCredentials(opts.appId, github, log).catch(async (err: unknown) => {
     await pacing?.close();
@@ -230,7 +230,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     cacheDir,
     blobs,
     files,
-    ...(ownRuns ? { ownRuns } : {}),
+    ...(own ? { own } : {}),
     gate,
     operatorRuntimes: opts.operatorRuntimes ?? ["builtin"],
     ...(opts.limits ? { operatorLimits: opts.limits } : {}),

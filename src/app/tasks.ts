@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ConfigProblem } from "../config/problem.js";
 import { formatProblem } from "../config/problem.js";
-import type { RepoPort } from "../github/port.js";
+import type { PullRequest, RepoPort } from "../github/port.js";
 import { checkProposedConfig } from "../jobs/check-config/index.js";
 import { checkProposal } from "../jobs/check-proposal/index.js";
 import { answerCommands } from "../jobs/commands/answer.js";
@@ -38,6 +38,31 @@ type CommandArgs = z.infer<typeof commandArgs>;
 const none = z.object({});
 const pull = z.looseObject({ pull: z.number().int() });
 const sha = z.looseObject({ sha: z.string() });
+/**
+ * The pull request as the event that queued the job carried it (pullOfEvent): a job trusts it where a
+ * change since cannot mislead it, and reads the pull request where it can. A job queued without it (an
+ * older version's, the sweep's) reads it.
+ */
+const eventPull: z.ZodType<PullRequest> = z.object({
+  number: z.number().int(),
+  title: z.string(),
+  body: z.string(),
+  state: z.enum(["open", "closed"]),
+  merged: z.boolean(),
+  draft: z.boolean(),
+  headRef: z.string(),
+  headSha: z.string(),
+  headRepo: z.string().nullable(),
+  baseRef: z.string(),
+  baseSha: z.string(),
+  labels: z.array(z.string()),
+  author: z.string(),
+  mergeCommitSha: z.string().nullable(),
+  mergedBy: z.string().optional(),
+  url: z.string(),
+  createdAt: z.string().optional(),
+  mergeable: z.boolean().nullable().optional(),
+});
 const publishedEvent: z.ZodType<PublishedEvent> = z.looseObject({
   repo: z.looseObject({ owner: z.string(), repo: z.string() }),
   package: z.string(),
@@ -63,7 +88,11 @@ const TASKS = {
     },
   }),
   check: task({
-    args: z.looseObject({ pull: z.number().int(), openedAt: z.string().optional() }),
+    args: z.looseObject({
+      pull: z.number().int(),
+      openedAt: z.string().optional(),
+      seen: eventPull.optional(),
+    }),
     work: (ctx, a) => checkProposal(ctx, a),
   }),
   "config-proposal": task({
@@ -81,6 +110,7 @@ const TASKS = {
     args: z.looseObject({
       pull: z.number().int(),
       ownMerge: z.looseObject({ headRef: z.string(), headSha: z.string() }).optional(),
+      seen: eventPull.optional(),
     }),
     work: (ctx, a) => publishMergedPull(ctx, a),
   }),
@@ -99,6 +129,7 @@ const TASKS = {
       user: z.string(),
       state: z.string(),
       commitId: z.string(),
+      seen: eventPull.optional(),
     }),
     work: (ctx, a) => onReview(ctx, a),
   }),

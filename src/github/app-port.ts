@@ -5,7 +5,7 @@ import { installationPort } from "./installation.js";
 import { installationAccess } from "./installation-access.js";
 import type { GitObjectCache } from "./object-cache.js";
 import type { RestClient } from "./octokit-repo.js";
-import type { OwnCheckRuns } from "./own-check-runs.js";
+import type { OwnWrites } from "./own-writes.js";
 import type { AppPort } from "./port.js";
 import { parseResponse, restApp, restInstallation } from "./responses.js";
 import type { StopGate } from "./stop-gate.js";
@@ -22,8 +22,8 @@ export function probotAppPort(
   gate?: StopGate,
   /** Default-branch files kept by commit for the app's life (default-branch-files.ts). */
   files?: DefaultBranchFiles,
-  /** The app's own check runs of the commits this process listed (own-check-runs.ts); absent in a fleet. */
-  ownRuns?: OwnCheckRuns,
+  /** The app's own check runs and comments this process listed and wrote (own-writes.ts); absent in a fleet. */
+  own?: OwnWrites,
 ): AppPort {
   const asApp = async (): Promise<RestClient> => probot.auth();
   const asInstallation = async (id: number): Promise<RestClient> => probot.auth(id);
@@ -60,7 +60,7 @@ export function probotAppPort(
       }),
     installation: (id) =>
       call(`authenticating as installation ${id}`, async () =>
-        installationPort(await asInstallation(id), cacheDir, blobs, false, gate, files, ownRuns),
+        installationPort(await asInstallation(id), cacheDir, blobs, false, gate, files, own),
       ),
     access: (id) =>
       installationAccess(id, async () => (await asInstallation(id)).auth({ type: "installation" })),

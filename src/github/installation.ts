@@ -4,7 +4,7 @@ import { tokenAuthEnv } from "./git-process.js";
 import { GitRepo } from "./git-repo.js";
 import type { GitObjectCache } from "./object-cache.js";
 import { OctokitRepo, type RestClient } from "./octokit-repo.js";
-import type { OwnCheckRuns } from "./own-check-runs.js";
+import type { OwnWrites } from "./own-writes.js";
 import type { InstallationPort, InstallationRepository, RepoId, RepoPort } from "./port.js";
 import { parseResponse, type RestRepository, restRepository } from "./responses.js";
 import type { StopGate } from "./stop-gate.js";
@@ -44,8 +44,8 @@ export function installationPort(
    * over REST once per commit of its default branch, the commit asked of git. Absent: read every time.
    */
   files?: DefaultBranchFiles,
-  /** The app's own check runs of the commits this process listed (own-check-runs.ts); absent in a fleet. */
-  ownRuns?: OwnCheckRuns,
+  /** The app's own check runs and comments this process listed and wrote (own-writes.ts); absent in a fleet. */
+  own?: OwnWrites,
 ): InstallationPort {
   const ports = new Map<string, RepoPort>();
   let listing: Promise<InstallationRepository[]> | undefined;
@@ -133,7 +133,7 @@ export function installationPort(
           rest,
           repository.id,
           new GitRepo(repository.cloneUrl, cacheDir, gitEnv, blobs, false, refsInProcess),
-          ownRuns,
+          own,
         );
         ports.set(key, port);
       }

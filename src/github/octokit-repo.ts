@@ -5,7 +5,7 @@ import { batchAnnotations } from "../lifecycle/check-run.js";
 import type { RefInfo } from "../lifecycle/refs.js";
 import { asMergeRefused, GitHubError, mapGitHubErrors, statusOf } from "./errors.js";
 import type { GitRepo } from "./git-repo.js";
-import type { OwnCheckRuns } from "./own-check-runs.js";
+import type { OwnWrites } from "./own-writes.js";
 import type {
   CheckRunInput,
   CheckRunState,
@@ -58,6 +58,17 @@ function toPull(p: RestPull): PullRequest {
   };
 }
 
+/**
+ * The pull request a webhook's payload carries, as the door reads one; undefined when the payload does
+ * not hold all of it (a test's payload, a review event's fields GitHub leaves out are optional here).
+ * What it says is what GitHub said when it sent the event: a job that may run later trusts it only where
+ * a change since cannot mislead it.
+ */
+export function pullOfEvent(raw: unknown): PullRequest | undefined {
+  const read = restPull.safeParse(raw);
+  return read.success ? toPull(read.data) : undefined;
+}
+
 /** A check run as this adapter last saw it: enough to tell which run a new report replaces. */
 interface SeenRun {
   id: number;
@@ -90,9 +101,13 @@ export class OctokitRepo implements RepoPort {
     private readonly octokit: RestClient,
     readonly id: RepoId,
     private readonly git: GitRepo,
-    /** The app's own runs of the commits this process listed (own-check-runs.ts); absent in a fleet. */
-    private readonly ownRuns?: OwnCheckRuns,
+    /** The app's own runs and comments this process listed and wrote (own-writes.ts); absent in a fleet. */
+    private readonly own?: OwnWrites,
   ) {}
+
+  private get ownRuns() {
+    return this.own?.runs;
+  }
 
   private call<T>(what: string, fn: () => Promise<T>): Promise<T> {
     return mapGitHubErrors(`${what} in ${this.id.owner}/${this.id.repo}`, fn);
@@ -303,25 +318,55 @@ export class OctokitRepo implements RepoPort {
     marker: string,
     body: string,
   ): Promise<{ id: number; action: "created" | "updated" | "unchanged" }> {
-    return this.call(`writing the comment on #${issue}`, async () => {
-      const comments = await this.octokit.paginate(this.octokit.rest.issues.listComments, {
+    return this.call(`writing the comment on #${issue}`, () =>
+      this.writeComment(issue, marker, body).catch((e: unknown) => {
+        // a comment written or not, not known which: the next question asks GitHub
+        this.own?.comments.forget(this.id, issue);
+        throw e;
+      }),
+    );
+  }
+
+  private async writeComment(
+    issue: number,
+    marker: string,
+    body: string,
+  ): Promise<{ id: number; action: "created" | "updated" | "unchanged" }> {
+    const mine = await this.markedComment(issue, marker);
+    if (!mine) {
+      const { data } = await this.octokit.rest.issues.createComment({
         ...this.id,
         issue_number: issue,
-        per_page: 100,
+        body,
       });
-      const mine = comments.find((c) => c.body?.includes(marker));
-      if (!mine) {
-        const { data } = await this.octokit.rest.issues.createComment({
-          ...this.id,
-          issue_number: issue,
-          body,
-        });
-        return { id: data.id, action: "created" as const };
-      }
-      if (mine.body === body) return { id: mine.id, action: "unchanged" as const };
+      this.own?.comments.wrote(this.id, issue, { id: data.id, body });
+      return { id: data.id, action: "created" };
+    }
+    if (mine.body === body) return { id: mine.id, action: "unchanged" };
+    try {
       await this.octokit.rest.issues.updateComment({ ...this.id, comment_id: mine.id, body });
-      return { id: mine.id, action: "updated" as const };
-    });
+    } catch (e) {
+      // the comment kept here was deleted on GitHub since (a person's hand): found again by a listing
+      if (statusOf(e) !== 404 || !mine.kept) throw e;
+      this.own?.comments.forget(this.id, issue);
+      return this.writeComment(issue, marker, body);
+    }
+    this.own?.comments.wrote(this.id, issue, { id: mine.id, body });
+    return { id: mine.id, action: "updated" };
+  }
+
+  /**
+   * The first comment of `issue` holding `marker`: as this process listed and wrote the issue's comments
+   * (own-comments.ts, `kept`), else listed from GitHub.
+   */
+  private async markedComment(
+    issue: number,
+    marker: string,
+  ): Promise<{ id: number; body: string; kept: boolean } | undefined> {
+    const known = this.own ? this.own.comments.find(this.id, issue, marker) : "unknown";
+    if (known !== "unknown") return known && { ...known, kept: true };
+    const found = (await this.listComments(issue)).find((c) => c.body.includes(marker));
+    return found && { id: found.id, body: found.body, kept: false };
   }
 
   listComments(issue: number): Promise<IssueComment[]> {
@@ -331,7 +376,7 @@ export class OctokitRepo implements RepoPort {
         issue_number: issue,
         per_page: 100,
       });
-      return comments.map((c) => ({
+      const all = comments.map((c) => ({
         id: c.id,
         author: c.user?.login ?? "",
         bot: c.user?.type === "Bot" || Boolean(c.performed_via_github_app),
@@ -339,18 +384,15 @@ export class OctokitRepo implements RepoPort {
         createdAt: c.created_at,
         updatedAt: c.updated_at,
       }));
+      this.own?.comments.listed(this.id, issue, all);
+      return all;
     });
   }
 
   findComment(issue: number, marker: string): Promise<{ id: number; body: string } | undefined> {
     return this.call(`reading the comments of #${issue}`, async () => {
-      const comments = await this.octokit.paginate(this.octokit.rest.issues.listComments, {
-        ...this.id,
-        issue_number: issue,
-        per_page: 100,
-      });
-      const found = comments.find((c) => c.body?.includes(marker));
-      return found ? { id: found.id, body: found.body ?? "" } : undefined;
+      const found = await this.markedComment(issue, marker);
+      return found && { id: found.id, body: found.body };
     });
   }
 
@@ -376,6 +418,7 @@ export class OctokitRepo implements RepoPort {
         issue_number: issue,
         body,
       });
+      this.own?.comments.wrote(this.id, issue, { id: data.id, body });
       return data.id;
     });
   }

@@ -142,6 +142,40 @@ describe("porchlight bot end to end (forge over HTTP and git)", () => {
     await expect(head("drafts/apps/web/first")).rejects.toMatchObject({ status: 404 });
   });
 
+  it("an approving review delivered again is answered once, without listing the comments again", async () => {
+    const delivery = w.forge.webhooks
+      .find("pull_request_review", "submitted")
+      .find((d) => (d.payload as { pull_request: { number: number } }).pull_request.number === first)!;
+    const from = w.forge.requestLog.entries.length;
+    w.forge.webhooks.redeliver(delivery.id);
+    await w.settle();
+    expect((await comments(first)).filter((c) => c.includes("porchlight:publish review="))).toHaveLength(1);
+    expect(Object.keys(await tags())).toEqual(["apps/web/v1"]);
+    // the app found its answer in what it listed and wrote before: GitHub is not asked again
+    const asked = w.forge.requestLog.entries
+      .slice(from)
+      .filter((e) => e.installationId !== null && /\/issues\/\d+\/comments/.test(e.path));
+    expect(asked.map((e) => `${e.method} ${e.path}`)).toEqual([]);
+  });
+
+  it("an answer a person rewrote is no longer the app's: the review delivered again is answered anew", async () => {
+    const answer = (
+      await w.users.alice!.rest.issues.listComments({ owner, repo, issue_number: first })
+    ).data.find((c) => c.body?.includes("porchlight:publish review="))!;
+    await issues().updateComment({ owner, repo, comment_id: answer.id, body: "Published, thanks!" });
+    await w.settle();
+    const delivery = w.forge.webhooks
+      .find("pull_request_review", "submitted")
+      .find((d) => (d.payload as { pull_request: { number: number } }).pull_request.number === first)!;
+    w.forge.webhooks.redeliver(delivery.id);
+    await w.settle();
+    // as GitHub lists the comments, the review had no answer: one now, the revision published once
+    const answers = (await comments(first)).filter((c) => c.includes("porchlight:publish review="));
+    expect(answers).toHaveLength(1);
+    expect(answers[0]).toContain("`apps/web/v1`");
+    expect(Object.keys(await tags())).toEqual(["apps/web/v1"]);
+  });
+
   it("publishes v2 on /approve, and a /approve delivered three times still gives one tag and one reply", async () => {
     await (await w.clone("alice")).push("drafts/apps/web/second", {
       "apps/web/extra.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\n",

@@ -10,15 +10,19 @@ const RESOURCES = "/apis/porch.kpt.dev/v1alpha1/namespaces/acme/packagerevisionr
  * (render and guardrail checks, merge, tag, catalog, fan-out, the draft's deletion). Issue #77 measured
  * about 25 and asks for 10; this is where the app is (docs/operations.md, "What the app spends"): 18
  * before a publish no variant follows stopped listing the installation's repositories, 17 before the
- * app's own check runs were known from what it listed and wrote (src/github/own-check-runs.ts).
+ * app's own check runs were known from what it listed and wrote (src/github/own-check-runs.ts), 13
+ * before its own comments were (src/github/own-comments.ts: the approval's look for its answer to the
+ * review), 12 before an approving review's publish decided on the pull request its event carried, 11
+ * before the proposal's check did (while the draft branch is at the event's head).
  */
-const PUBLISH_BUDGET = 15;
+const PUBLISH_BUDGET = 10;
 /**
  * What the approval costs more when the caller's merge lands before the bot's (the bot's merge refused,
- * 405): the bot reads the pull request again to see it merged, and the `closed` event's job answers the
- * requests of a publish it did not finish itself.
+ * 405): the bot reads the pull request again until it sees it merged (twice on the forge, a third time
+ * when the other merge lands slower), and the `closed` event's job lists the comments to answer the
+ * requests of a publish it did not finish itself (the pull request itself it reads from its event).
  */
-const RACED_EXTRA = 2;
+const RACED_EXTRA = 4;
 /** Its deletion after (propose-delete, delete): the deletion proposal's jobs read its pull request. */
 const DELETION_BUDGET = 3;
 

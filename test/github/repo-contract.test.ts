@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { world } from "../../packages/forge/test/helpers.js";
 import { installationPort, repositoryOf } from "../../src/github/installation.js";
 import { tokenOctokit } from "../../src/github/octokit.js";
+import { ownWrites } from "../../src/github/own-writes.js";
 import { FakeRepo } from "../jobs/fake-repo.js";
 import { repoPortContract } from "./repo-contract.js";
 
@@ -23,6 +24,24 @@ repoPortContract("the Octokit adapter on the embedded forge", async () => {
   const client = tokenOctokit(w.token, { apiUrl: w.forge.apiUrl, writeIntervalMs: 0, rateLimitRetries: 0 });
   const { data } = await w.octokit.rest.repos.get({ owner: "acme", repo: "blueprints" });
   const port = installationPort(client, mkdtempSync(join(w.tmp, "cache-"))).repo(repositoryOf(data));
+  return {
+    port,
+    permit: async (user, level) => {
+      w.forge.createUser(user);
+      w.forge.setPermission("acme/blueprints", user, level);
+    },
+    cleanup: () => w.cleanup(),
+  };
+});
+
+repoPortContract("the Octokit adapter on the embedded forge, the app's own writes kept", async () => {
+  const w = await world();
+  const client = tokenOctokit(w.token, { apiUrl: w.forge.apiUrl, writeIntervalMs: 0, rateLimitRetries: 0 });
+  const { data } = await w.octokit.rest.repos.get({ owner: "acme", repo: "blueprints" });
+  const dir = mkdtempSync(join(w.tmp, "cache-"));
+  const port = installationPort(client, dir, undefined, false, undefined, undefined, ownWrites()).repo(
+    repositoryOf(data),
+  );
   return {
     port,
     permit: async (user, level) => {

@@ -88,6 +88,20 @@ describe("proposal checks", () => {
     expect(repo.checkRuns.filter((r) => r.name === "porchlight/render")).toHaveLength(2);
   });
 
+  it("checks the pull request its event carried without reading it; a push since, it checks the new head", async () => {
+    const { repo, pr, ctx } = setup();
+    const seen = { ...pr };
+    repo.calls.length = 0;
+    expect(await checkProposal(ctx, { pull: pr.number, seen })).toMatchObject({ kind: "checked" });
+    expect(repo.calls).not.toContain("getPull");
+    // a stale event (delivered again after a push): the branch is no longer at its head, so it is read
+    const pushed = repo.commit(BRANCH, { "apps/web/more.yaml": `${cm("more")}${R}` });
+    const again = await checkProposal(ctx, { pull: pr.number, seen });
+    expect(again).toMatchObject({ kind: "checked", headSha: pushed });
+    expect(repo.commentsOn(pr.number)).toHaveLength(1);
+    expect(repo.commentsOn(pr.number)[0]?.body).toContain("more");
+  });
+
   it("ignores pull requests that touch no package", async () => {
     const repo = fakeRepoWith({ "README.md": "hi\n" });
     repo.branch("docs", "main");

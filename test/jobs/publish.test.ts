@@ -66,6 +66,59 @@ describe("publish", () => {
     expect(repo.pulls.get(pr.number)?.merged).toBe(false);
   });
 
+  it("decides on the pull request its review's event carried, without reading it again", async () => {
+    const { repo, pr, ctx } = await proposal();
+    const review = repo.review(pr.number, "bob");
+    const seen = { ...pr };
+    repo.calls.length = 0;
+    const outcome = await onReview(ctx, {
+      pull: pr.number,
+      reviewId: review.id,
+      user: "bob",
+      state: "approved",
+      commitId: pr.headSha,
+      seen,
+    });
+    expect(outcome).toMatchObject({ kind: "published", tag: "apps/web/v1" });
+    expect(repo.calls).not.toContain("getPull");
+  });
+
+  it("a review's event that is stale by the time its job runs publishes nothing it should not", async () => {
+    // the head moved since the review's event: the merge names the head decided on, GitHub refuses it
+    const moved = await proposal();
+    const review = moved.repo.review(moved.pr.number, "bob");
+    const seen = { ...moved.pr };
+    moved.repo.commit(BRANCH, { "apps/web/late.yaml": `${cm("late")}${R}` });
+    const outcome = await onReview(moved.ctx, {
+      pull: seen.number,
+      reviewId: review.id,
+      user: "bob",
+      state: "approved",
+      commitId: seen.headSha,
+      seen,
+    });
+    expect(outcome).toMatchObject({ kind: "refused", message: expect.stringContaining("head moved") });
+    expect(moved.repo.pulls.get(seen.number)?.merged).toBe(false);
+    // closed since: said as a closed pull request is, not as a conflict to resolve
+    const closed = await proposal();
+    const second = closed.repo.review(closed.pr.number, "bob");
+    const before = { ...closed.pr };
+    await closed.repo.updatePull(before.number, { state: "closed" });
+    const refused = await onReview(closed.ctx, {
+      pull: before.number,
+      reviewId: second.id,
+      user: "bob",
+      state: "approved",
+      commitId: before.headSha,
+      seen: before,
+    });
+    expect(refused).toMatchObject({
+      kind: "refused",
+      message: "Not published: this pull request is closed; reopen it to propose the revision again.",
+    });
+    expect(closed.repo.pulls.get(before.number)?.merged).toBe(false);
+  });
+
   it("refuses a reader and a proposal whose checks are not green", async () => {
     const { repo, pr, ctx } = await proposal();
     expect(

@@ -56,9 +56,12 @@ export async function checkProposal(
      * marked as passed over.
      */
     openedAt?: string;
+    /** The pull request as the event that queued the check carried it: trusted where seenCurrent says. */
+    seen?: PullRequest;
   },
 ): Promise<CheckProposalOutcome> {
-  const pr = await ctx.port.getPull(input.pull);
+  const refsNow = input.seen && ctx.port.listRefs();
+  const pr = (await seenCurrent(ctx, input.seen, refsNow)) ?? (await ctx.port.getPull(input.pull));
   if (pr.state !== "open") return { kind: "skipped", reason: `#${pr.number} is not open` };
   if (pr.baseRef !== ctx.baseBranch) {
     return { kind: "skipped", reason: `#${pr.number} targets ${pr.baseRef}, not ${ctx.baseBranch}` };
@@ -71,7 +74,7 @@ export async function checkProposal(
   if (!input.force && (await upToDate(ctx, pr, headRuns))) {
     return { kind: "skipped", reason: `#${pr.number} is already checked at ${pr.headSha.slice(0, 7)}` };
   }
-  const listing = ctx.port.listRefs();
+  const listing = refsNow ?? ctx.port.listRefs();
   const [head, base, changed, refs] = await Promise.all([
     ctx.port.listFiles(pr.headSha),
     // The base branch's head as the refs name it: a commit the cache clone mostly holds, asked no more.
@@ -366,6 +369,29 @@ function filesBelow(files: readonly FileEntry[], dir: string): FileEntry[] {
   return files
     .filter((f) => f.path.startsWith(prefix))
     .map((f) => ({ ...f, path: f.path.slice(prefix.length) }));
+}
+
+/**
+ * The pull request as its event carried it, where checking it as it was then writes what checking it
+ * now would: open and unmerged then, from a draft or fan-out branch of this repository (a fork's head
+ * is not this repository's branch; a revision's deletion is read, its label lands after it opens), and
+ * that branch still at the head the event named (asked of git, which GitHub does not count): a push
+ * since, or the branch deleted (published, rejected), reads the pull request. The checks are written
+ * on that head, whatever became of the pull request; what git cannot say — closed since, its branch
+ * kept (rejected) — its `closed` event says: a check still waiting in the app's queue is replaced by one
+ * that reads the pull request (handlers.ts, closedWhileChecking); in a fleet's queue, or once running, it
+ * is as a check that read the pull request an instant before it closed: its summary may land on the
+ * closed proposal.
+ */
+async function seenCurrent(
+  ctx: JobContext,
+  seen: PullRequest | undefined,
+  refs: Promise<RefInfo[]> | undefined,
+): Promise<PullRequest | undefined> {
+  if (!seen || !refs || seen.state !== "open" || seen.merged || fromFork(ctx, seen)) return undefined;
+  if (!parsePackageBranch(seen.headRef).ok) return undefined;
+  const branch = (await refs).find((r) => r.ref === `refs/heads/${seen.headRef}`);
+  return branch?.sha === seen.headSha ? seen : undefined;
 }
 
 /** markSkippedHeads, whose failure (a read, a write) never keeps the head from its checks: logged only. */

@@ -1,3 +1,4 @@
+import type { PullRequest } from "../../github/port.js";
 import { parsePackageBranch } from "../../lifecycle/package-branch.js";
 import { checkProposal } from "../check-proposal/index.js";
 import { CHECK, fromFork, type JobContext } from "../context.js";
@@ -9,8 +10,17 @@ import { type RenderDraftOutcome, renderDraft } from "../render-draft/index.js";
  * so the functions held back run now — the draft rendered again, then the proposal checked again —
  * before the review's publish is decided. Undefined when nothing waited.
  */
-export async function runHeldBack(ctx: JobContext, pull: number): Promise<RenderDraftOutcome | undefined> {
-  const pr = await ctx.port.getPull(pull);
+export async function runHeldBack(
+  ctx: JobContext,
+  pull: number,
+  /**
+   * The pull request as the review's event carried it, where trusted (publish's seenOpen): what ran is
+   * the draft branch's render and the proposal's check as they read it now, and the publish after is
+   * guarded by the head it decides on.
+   */
+  seen?: PullRequest,
+): Promise<RenderDraftOutcome | undefined> {
+  const pr = seen ?? (await ctx.port.getPull(pull));
   if (pr.state !== "open" || fromFork(ctx, pr) || !parsePackageBranch(pr.headRef).ok) return undefined;
   const runs = await ctx.port.listCheckRuns(pr.headSha, [CHECK.render, CHECK.guardrails]);
   const waiting = runs.some(

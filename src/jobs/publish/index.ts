@@ -54,9 +54,11 @@ export async function publishProposal(
      * which found the checks complete at its first look): not asked again.
      */
     read?: { pr: PullRequest; checkRuns: CheckRunInfo[] };
+    /** The pull request as the review's event carried it: trusted where seenOpen says. */
+    seen?: PullRequest;
   },
 ): Promise<PublishOutcome> {
-  const pr = input.read?.pr ?? (await ctx.port.getPull(input.pull));
+  const pr = input.read?.pr ?? seenOpen(input.seen) ?? (await ctx.port.getPull(input.pull));
   // An approving review (or a merge by hand) of a fork's pull request publishes nothing.
   if (fromFork(ctx, pr)) return refused(forkNotDraft("approve", pr.number, pr.headRepo));
   const revisionDeletion = parseDeletionProposal(pr);
@@ -117,6 +119,8 @@ export async function publishProposal(
           await finishPublish(ctx, { pr: now, package: pkg, mergeSha: now.mergeCommitSha, deletion }),
         );
       }
+      // closed since the event that asked was sent (the pull request as it carried it was open)
+      if (now.state !== "open") return refused(CLOSED_REFUSAL);
       // Another proposal's merge moved the base branch under this one (publishes at once): the pull
       // request is still open at the reviewed head, so it is merged again onto the new base.
       if (baseMovedOnly(now, decision.mergeSha) && attempt < MERGE_ATTEMPTS) continue;
@@ -134,6 +138,22 @@ export async function publishProposal(
     deletion: decision.kind === "delete",
     refs: facts.refs,
   });
+}
+
+/** What decidePublish answers for a closed pull request, for one found closed only by the merge. */
+const CLOSED_REFUSAL = "Not published: this pull request is closed; reopen it to propose the revision again.";
+
+/**
+ * The pull request as an approving review's event carried it, where deciding on it cannot publish what
+ * was not approved: open and unmerged then, from a draft or fan-out branch (a revision's deletion is
+ * read: its label lands after its pull request opens). What may have changed since is what the merge
+ * guards — it names the head the decision was made on, and GitHub refuses it when the head moved, the
+ * pull request closed or was merged meanwhile (each read then, below) — or what is read anyway (the
+ * reviews, the head's checks, the refs). Anything else is read from GitHub.
+ */
+export function seenOpen(seen: PullRequest | undefined): PullRequest | undefined {
+  if (seen?.state !== "open" || seen.merged || !parsePackageBranch(seen.headRef).ok) return undefined;
+  return seen;
 }
 
 /** Who asked, as decidePublish weighs it: their permission, and whether their approval counts. */

@@ -1,4 +1,5 @@
 import { formatOutcome } from "../../commands/outcome.js";
+import type { PullRequest } from "../../github/port.js";
 import { parsePackageBranch } from "../../lifecycle/package-branch.js";
 import { type JobContext, withDeferred } from "../context.js";
 import { answerPublishRequests } from "./answer-requests.js";
@@ -29,6 +30,11 @@ export async function publishMergedPull(
      * is finished here as any merge.
      */
     ownMerge?: { headRef: string; headSha: string };
+    /**
+     * The pull request as its `closed` event carried it: merged, it is read no more (a merge, its commit
+     * and the branch it came from never change after).
+     */
+    seen?: PullRequest;
   },
 ): Promise<FinishedPublish | undefined> {
   if (input.ownMerge) {
@@ -36,7 +42,8 @@ export async function publishMergedPull(
     const refs = await ctx.port.listRefs();
     if (!refs.some((r) => r.ref === `refs/heads/${headRef}` && r.sha === headSha)) return undefined;
   }
-  const pr = await ctx.port.getPull(input.pull);
+  const seen = input.seen;
+  const pr = seen?.merged && seen.mergeCommitSha ? seen : await ctx.port.getPull(input.pull);
   const draft = parsePackageBranch(pr.headRef);
   if (!isMergedDraft(ctx.port, pr, ctx.baseBranch) || !draft.ok || !pr.mergeCommitSha) return undefined;
   const mergeSha = pr.mergeCommitSha;

@@ -1,8 +1,9 @@
 import { formatOutcome } from "../../commands/outcome.js";
+import type { PullRequest } from "../../github/port.js";
 import type { JobContext } from "../context.js";
 import { deletedText } from "./delete-revision.js";
 import { heldBackRunText, runHeldBack } from "./held-back.js";
-import { type PublishOutcome, publishProposal } from "./index.js";
+import { type PublishOutcome, publishProposal, seenOpen } from "./index.js";
 
 export function reviewMarker(reviewId: number): string {
   return `<!-- porchlight:publish review=${reviewId} -->`;
@@ -26,16 +27,25 @@ function publishText(outcome: PublishOutcome): string {
  */
 export async function onReview(
   ctx: JobContext,
-  input: { pull: number; reviewId: number; user: string; state: string; commitId: string },
+  input: {
+    pull: number;
+    reviewId: number;
+    user: string;
+    state: string;
+    commitId: string;
+    /** The pull request as the review's event carried it (publishProposal says where it is trusted). */
+    seen?: PullRequest;
+  },
 ): Promise<PublishOutcome | undefined> {
   if (input.state.toLowerCase() !== "approved") return undefined;
   const marker = reviewMarker(input.reviewId);
   if (await ctx.port.findComment(input.pull, marker)) return undefined;
   // An adopted fork's content waits for a maintainer: this review is one, so what waited runs first.
-  const released = await runHeldBack(ctx, input.pull);
+  const released = await runHeldBack(ctx, input.pull, seenOpen(input.seen));
   const outcome = await publishProposal(ctx, {
     pull: input.pull,
     request: { kind: "review", user: input.user, commitId: input.commitId },
+    ...(input.seen ? { seen: input.seen } : {}),
   });
   const ran = released ? `${heldBackRunText(input.user, released)}\n\n` : "";
   await ctx.port.ensureComment(input.pull, marker, `${marker}\n${ran}${publishText(outcome)}\n`);

@@ -19,6 +19,8 @@ describe("the events of the table (src/app/events.ts)", () => {
       "pull_request.ready_for_review",
       "pull_request.closed",
       "issue_comment.created",
+      "issue_comment.edited",
+      "issue_comment.deleted",
       "pull_request_review.submitted",
       "check_run.completed",
       "check_suite.completed",
