@@ -93,8 +93,7 @@ const short = (sha: string) => sha.slice(0, 7);
 export function decidePublish(input: PublishInput): PublishDecision {
   const { pullRequest: pr, trigger } = input;
   if (pr.merged) return refuse([`this proposal is already merged; ${input.package} is published`]);
-  if (pr.state !== "open")
-    return refuse(["this pull request is closed; reopen it to propose the revision again"]);
+  if (pr.state !== "open") return closedRefusal();
   if (pr.draft) {
     return refuse(["this pull request is a draft: mark it ready for review to propose the revision first"]);
   }
@@ -149,7 +148,12 @@ export function decidePublish(input: PublishInput): PublishDecision {
   };
 }
 
-function refuse(reasons: string[]): PublishDecision {
+/** The refusal of a closed pull request's publish (found closed by the decision, or by the merge after it). */
+export function closedRefusal(): PublishDecision & { kind: "refuse" } {
+  return refuse(["this pull request is closed; reopen it to propose the revision again"]);
+}
+
+function refuse(reasons: string[]): PublishDecision & { kind: "refuse" } {
   const message =
     reasons.length === 1
       ? `Not published: ${reasons[0]}.`

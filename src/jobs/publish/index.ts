@@ -6,7 +6,12 @@ import { nextRevision } from "../../lifecycle/discover.js";
 import { annotateMessage } from "../../lifecycle/kpt-trailer.js";
 import { DELETION_LABEL } from "../../lifecycle/labels.js";
 import { parsePackageBranch } from "../../lifecycle/package-branch.js";
-import { type CheckRunInfo, decidePublish, type PublishTrigger } from "../../lifecycle/publish.js";
+import {
+  type CheckRunInfo,
+  closedRefusal,
+  decidePublish,
+  type PublishTrigger,
+} from "../../lifecycle/publish.js";
 import { indexRefs } from "../../lifecycle/refs.js";
 import { parseDeletionProposal, type RevisionDeletion } from "../../lifecycle/revision-deletion.js";
 import { formatRevisionTag } from "../../lifecycle/revision-tag.js";
@@ -120,7 +125,7 @@ export async function publishProposal(
         );
       }
       // closed since the event that asked was sent (the pull request as it carried it was open)
-      if (now.state !== "open") return refused(CLOSED_REFUSAL);
+      if (now.state !== "open") return refused(closedRefusal().message);
       // Another proposal's merge moved the base branch under this one (publishes at once): the pull
       // request is still open at the reviewed head, so it is merged again onto the new base.
       if (baseMovedOnly(now, decision.mergeSha) && attempt < MERGE_ATTEMPTS) continue;
@@ -139,9 +144,6 @@ export async function publishProposal(
     refs: facts.refs,
   });
 }
-
-/** What decidePublish answers for a closed pull request, for one found closed only by the merge. */
-const CLOSED_REFUSAL = "Not published: this pull request is closed; reopen it to propose the revision again.";
 
 /**
  * The pull request as an approving review's event carried it, where deciding on it cannot publish what
