@@ -1,5 +1,6 @@
 import { LRUCache } from "lru-cache";
 import { type Document, isMap, isScalar, isSeq, type Node, stringify, type YAMLSeq } from "yaml";
+import { trailingComment } from "../kpt/yaml/comments.js";
 import { checkCatalog, findHead } from "./graph.js";
 import { parseCatalog } from "./parse.js";
 import { type Catalog, catalogRevisionSchema, channelEntrySchema, revisionNumber } from "./schema.js";
@@ -177,10 +178,10 @@ function layoutOf(text: string, document: Document): Layout {
 }
 
 function seqEnd(text: string, seq: unknown): SeqEnd | undefined {
-  if (!isSeq(seq) || seq.flow || seq.comment || seq.items.length === 0) return undefined;
+  if (!isSeq(seq) || seq.flow || trailingComment(seq) || seq.items.length === 0) return undefined;
   const last = (seq as YAMLSeq<Node>).items.at(-1);
-  if (!isMap(last) || last.flow || last.comment || !last.range || isScalar(last)) return undefined;
-  for (const pair of last.items) if (isScalar(pair.value) && pair.value.comment) return undefined;
+  if (!isMap(last) || last.flow || trailingComment(last) || !last.range || isScalar(last)) return undefined;
+  for (const pair of last.items) if (isScalar(pair.value) && trailingComment(pair.value)) return undefined;
   // the item's content starts after its dash and one space
   const lineStart = text.lastIndexOf("\n", last.range[0] - 1) + 1;
   const column = last.range[0] - lineStart - 2;

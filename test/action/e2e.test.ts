@@ -141,7 +141,7 @@ describe("porchlight as a GitHub Action on recorded events", () => {
       pull_request: {
         number: pull,
         head: { sha: draftHead, ref: "drafts/apps/web/first" },
-        base: { ref: "main" },
+        base: { ref: "main", sha: await head("main") },
       },
       ...sender("alice"),
     });
@@ -200,7 +200,7 @@ describe("porchlight as a GitHub Action on recorded events", () => {
       pull_request: {
         number: pull,
         head: { sha: draftHead, ref: "drafts/apps/web/first" },
-        base: { ref: "main" },
+        base: { ref: "main", sha: await head("main") },
       },
       ...sender("bob"),
     });
@@ -257,7 +257,11 @@ describe("porchlight as a GitHub Action on recorded events", () => {
     try {
       const payload = onForge(recorded("pull_request", "opened"), forgeRepo(), {
         number: n,
-        pull_request: { number: n, head: { sha, ref: "drafts/apps/web/missed" }, base: { ref: "main" } },
+        pull_request: {
+          number: n,
+          head: { sha, ref: "drafts/apps/web/missed" },
+          base: { ref: "main", sha: await head("main") },
+        },
       });
       const summaryFile = join(temp, "step-summary.md");
       const { code, out } = await act("pull_request", payload, { GITHUB_STEP_SUMMARY: summaryFile });

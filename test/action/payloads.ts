@@ -30,18 +30,27 @@ export function onForge(
   const { installation: _, ...rest } = payload;
   const repository = rest.repository as Record<string, unknown>;
   const owner = repository.owner as Record<string, unknown>;
+  const here = {
+    ...repository,
+    name: repo.name,
+    full_name: `${repo.owner}/${repo.name}`,
+    private: false,
+    clone_url: repo.cloneUrl,
+    html_url: repo.htmlUrl,
+    default_branch: "main",
+    owner: { ...owner, login: repo.owner, name: repo.owner, type: "Organization" },
+  };
+  // a pull request's head and base name the recorded repository where they are its own branches (not a
+  // fork's): moved with it, as the event would name the forge's repository
+  const pull = rest.pull_request;
+  const side = (end: unknown) => {
+    if (!isObject(end) || !isObject(end.repo) || end.repo.full_name !== repository.full_name) return end;
+    return { ...end, repo: here };
+  };
   const moved = {
     ...rest,
-    repository: {
-      ...repository,
-      name: repo.name,
-      full_name: `${repo.owner}/${repo.name}`,
-      private: false,
-      clone_url: repo.cloneUrl,
-      html_url: repo.htmlUrl,
-      default_branch: "main",
-      owner: { ...owner, login: repo.owner, name: repo.owner, type: "Organization" },
-    },
+    repository: here,
+    ...(isObject(pull) ? { pull_request: { ...pull, head: side(pull.head), base: side(pull.base) } } : {}),
   };
   return merge(moved, overrides) as Record<string, unknown>;
 }
