@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { world } from "../../packages/forge/test/helpers.js";
 import { installationPort, repositoryOf } from "../../src/github/installation.js";
 import { tokenOctokit } from "../../src/github/octokit.js";
-import { ownWrites } from "../../src/github/own-writes.js";
+import { type OwnWrites, ownWrites } from "../../src/github/own-writes.js";
+import type { Permission } from "../../src/github/port.js";
 import { FakeRepo } from "../jobs/fake-repo.js";
 import { repoPortContract } from "./repo-contract.js";
 
@@ -19,35 +20,28 @@ repoPortContract("FakeRepo (in memory)", async () => {
   };
 });
 
-repoPortContract("the Octokit adapter on the embedded forge", async () => {
-  const w = await world();
-  const client = tokenOctokit(w.token, { apiUrl: w.forge.apiUrl, writeIntervalMs: 0, rateLimitRetries: 0 });
-  const { data } = await w.octokit.rest.repos.get({ owner: "acme", repo: "blueprints" });
-  const port = installationPort(client, mkdtempSync(join(w.tmp, "cache-"))).repo(repositoryOf(data));
-  return {
-    port,
-    permit: async (user, level) => {
-      w.forge.createUser(user);
-      w.forge.setPermission("acme/blueprints", user, level);
-    },
-    cleanup: () => w.cleanup(),
-  };
-});
-
-repoPortContract("the Octokit adapter on the embedded forge, the app's own writes kept", async () => {
+/** The Octokit adapter on the embedded forge, with the app's own writes kept (`own`) or not. */
+const onForge = (own?: OwnWrites) => async () => {
   const w = await world();
   const client = tokenOctokit(w.token, { apiUrl: w.forge.apiUrl, writeIntervalMs: 0, rateLimitRetries: 0 });
   const { data } = await w.octokit.rest.repos.get({ owner: "acme", repo: "blueprints" });
   const dir = mkdtempSync(join(w.tmp, "cache-"));
-  const port = installationPort(client, dir, undefined, false, undefined, undefined, ownWrites()).repo(
+  const port = installationPort(client, dir, undefined, false, undefined, undefined, own).repo(
     repositoryOf(data),
   );
   return {
     port,
-    permit: async (user, level) => {
+    permit: async (user: string, level: Exclude<Permission, "none">) => {
       w.forge.createUser(user);
       w.forge.setPermission("acme/blueprints", user, level);
     },
     cleanup: () => w.cleanup(),
   };
-});
+};
+
+repoPortContract("the Octokit adapter on the embedded forge", onForge());
+
+repoPortContract(
+  "the Octokit adapter on the embedded forge, the app's own writes kept",
+  onForge(ownWrites()),
+);
