@@ -247,6 +247,27 @@ describe("GitRepo", () => {
     expect(git(remote, "show", `${(pushed as { sha: string }).sha}:app/b.yaml`)).toBe("b2");
   });
 
+  it("refuses a commit whose blob the clone lacks, naming it, and keeps no empty file for it", async () => {
+    const first = await commitSha({ "app/Kptfile": "k\n" });
+    const blobs = new GitObjectCache();
+    const bot = new GitRepo(`file://${remote}`, join(dir, "bot"), async () => ({}), blobs);
+    await bot.fetch(first);
+    // a commit in the clone whose tree names a blob it does not hold
+    const clone = cloneIn("bot");
+    const lost = blobId(Buffer.from("never written\n"));
+    const tree = execFileSync("git", ["mktree", "--missing"], {
+      env: { ...process.env, GIT_DIR: clone },
+      input: `100644 blob ${lost}\tcm.yaml\n`,
+    })
+      .toString("utf8")
+      .trim();
+    const broken = git(clone, "commit-tree", tree, "-m", "lost");
+    await expect(bot.readFiles(broken)).rejects.toThrow(
+      `cm.yaml (blob ${lost}) of commit ${broken} is missing`,
+    );
+    expect(blobs.get(clone, lost)).toBeUndefined();
+  });
+
   it("a job asks git nothing an earlier job asked of the same commits: commits held, trees, changed paths", async () => {
     const first = await commitSha({ "app/Kptfile": "k\n", "app/a.yaml": "a\n", "README.md": "r\n" });
     const second = await commitSha({ "app/Kptfile": "k\n", "app/a.yaml": "a2\n", "README.md": "r\n" }, first);

@@ -91,7 +91,14 @@ export class TreeReader {
       let offset = 0;
       for (const entry of missing) {
         const nl = batch.indexOf(10, offset);
-        const size = Number(batch.subarray(offset, nl).toString("utf8").split(" ")[2]);
+        // `<id> blob <size>`, or `<id> missing`: a blob the clone lacks is an error, never an empty file
+        // (kept in the blob cache, it would be read as empty for the process's life)
+        const [, type, sized] = batch.subarray(offset, nl).toString("utf8").split(" ");
+        const size = Number(sized);
+        if (nl < 0 || type !== "blob" || !Number.isInteger(size))
+          throw new Error(
+            `${this.clone.url}: ${entry.path} (blob ${entry.id}) of commit ${sha} is missing from the cache clone; asking again reads it afresh`,
+          );
         const start = nl + 1;
         const bytes = Buffer.from(batch.subarray(start, start + size));
         this.clone.blobs?.set(this.clone.gitDir, entry.id, bytes);
