@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { draftOf, REVISIONS } from "../porchapi/fleet-replicas.js";
 import { appRequests, byRoute, type PorchWorld, porchWorld } from "./porch-world.js";
 
-const REVISIONS = "/apis/porch.kpt.dev/v1alpha1/namespaces/acme/packagerevisions";
 const RESOURCES = "/apis/porch.kpt.dev/v1alpha1/namespaces/acme/packagerevisionresources";
 
 /**
@@ -49,21 +49,7 @@ async function life(w: PorchWorld, pkg: string, remove: boolean) {
     spent[what] = appRequests(w.forge.requestLog.entries.slice(from));
   };
   await step("create", async () => {
-    ok(
-      await w.request("reviewer", "POST", REVISIONS, {
-        apiVersion: "porch.kpt.dev/v1alpha1",
-        kind: "PackageRevision",
-        metadata: { name, namespace: "acme" },
-        spec: {
-          packageName: pkg,
-          workspaceName: "ws",
-          repository: "blueprints",
-          lifecycle: "Draft",
-          tasks: [{ type: "init", init: { description: pkg } }],
-        },
-      }),
-      "create",
-    );
+    ok(await w.request("reviewer", "POST", REVISIONS, draftOf(pkg).body), "create");
   });
   await step("update", async () => {
     const res = ok(await w.request("reviewer", "GET", `${RESOURCES}/${name}`), "get resources") as {
@@ -172,21 +158,7 @@ describe("an approval whose checks the rate limit parked", () => {
 
   it("answers at once naming the limit, the installation, the reset and what to do; approved after the reset", async () => {
     const name = "blueprints.spent.ws";
-    ok(
-      await w.request("reviewer", "POST", REVISIONS, {
-        apiVersion: "porch.kpt.dev/v1alpha1",
-        kind: "PackageRevision",
-        metadata: { name, namespace: "acme" },
-        spec: {
-          packageName: "spent",
-          workspaceName: "ws",
-          repository: "blueprints",
-          lifecycle: "Draft",
-          tasks: [{ type: "init", init: { description: "spent" } }],
-        },
-      }),
-      "create",
-    );
+    ok(await w.request("reviewer", "POST", REVISIONS, draftOf("spent").body), "create");
     await w.settle();
     // the installation's hour spent (a window of a minute on the shared clock); the users' are not
     const installation = w.seeded.installationId;
