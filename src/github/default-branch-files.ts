@@ -14,16 +14,21 @@ const MAX_FILES = 4096;
 export class DefaultBranchFiles {
   private readonly kept = new LRUCache<string, { text: string | undefined }>({ max: MAX_FILES });
 
-  /** The file's text at `sha` as read before ({text: undefined}: it did not exist), or undefined. */
-  get(
+  /**
+   * The file's text at `sha` (undefined: it does not exist there): as read before, else `load`ed once and
+   * kept.
+   */
+  async read(
     file: { owner: string; repo: string; path: string },
     sha: string,
-  ): { text: string | undefined } | undefined {
-    return this.kept.get(keyOf(file, sha));
-  }
-
-  set(file: { owner: string; repo: string; path: string }, sha: string, text: string | undefined): void {
-    this.kept.set(keyOf(file, sha), { text });
+    load: () => Promise<string | undefined>,
+  ): Promise<string | undefined> {
+    const key = keyOf(file, sha);
+    const kept = this.kept.get(key);
+    if (kept) return kept.text;
+    const text = await load();
+    this.kept.set(key, { text });
+    return text;
   }
 }
 

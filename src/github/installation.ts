@@ -113,17 +113,15 @@ export function installationPort(
       if (at?.kind === "missing") return undefined;
       const sha = at?.kind === "at" ? at.sha : undefined;
       if (!git || !sha) return readRest(file, sha);
-      const kept = files?.get(file, sha);
-      if (kept) return kept.text;
       // a commit not read before (the default branch moved: a publish, a push): fetched into the cache
       // clone, which the job mostly fetches next anyway, and read there; over REST where git cannot
-      const held = await git
-        .fetch(sha)
-        .then(() => git.heldFile(sha, file.path))
-        .catch(() => null);
-      const text = held === null ? await readRest(file, sha) : held;
-      files?.set(file, sha, text);
-      return text;
+      return files.read(file, sha, async () => {
+        const held = await git
+          .fetch(sha)
+          .then(() => git.heldFile(sha, file.path))
+          .catch(() => null);
+        return held === null ? readRest(file, sha) : held;
+      });
     },
     repo(repository) {
       const key = repository.fullName.toLowerCase();

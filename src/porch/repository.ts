@@ -333,13 +333,11 @@ async function configOf(
   const { owner, repo } = conn.info.id;
   return read(async (file) => {
     if (file.owner !== owner || file.repo !== repo) return conn.readFile(file);
-    const kept = files.get(file, sha);
-    if (kept) return kept.text;
-    // (a commit not read ahead fetched first, with its files: one git request, none GitHub counts)
-    await (fetched ?? conn.port.commitMessages([sha])).catch(() => undefined);
-    const text = await conn.port.getFile(file.path, sha);
-    files.set(file, sha, text);
-    return text;
+    return files.read(file, sha, async () => {
+      // (a commit not read ahead fetched first, with its files: one git request, none GitHub counts)
+      await (fetched ?? conn.port.commitMessages([sha])).catch(() => undefined);
+      return conn.port.getFile(file.path, sha);
+    });
   });
 }
 
