@@ -87,6 +87,25 @@ function seenRun(r: { id: number; name: string; output?: { annotations_count?: n
  */
 export type RestClient = Pick<Octokit, "request" | "paginate" | "rest" | "auth">;
 
+/**
+ * The merges this process has under way, by repository: one at a time. GitHub refuses a merge when
+ * another merge moves the base branch under it (405, "Base branch was modified"), and the refused one
+ * costs a read of its pull request and the merge again: Porch's registrations of one repository, each
+ * approving a proposal at once, paid that for almost half their publishes. Two processes (a fleet) can
+ * still race; the publish merges again then (jobs/publish).
+ */
+const mergeTurns = new Map<string, Promise<unknown>>();
+
+function inTurn<T>(repo: string, merge: () => Promise<T>): Promise<T> {
+  const mine = (mergeTurns.get(repo) ?? Promise.resolve()).then(merge);
+  const turn = mine.catch(() => undefined);
+  mergeTurns.set(repo, turn);
+  void turn.then(() => {
+    if (mergeTurns.get(repo) === turn) mergeTurns.delete(repo);
+  });
+  return mine;
+}
+
 /** RepoPort over Octokit (metadata) and a GitRepo (content). */
 export class OctokitRepo implements RepoPort {
   /**
@@ -231,17 +250,20 @@ export class OctokitRepo implements RepoPort {
     number: number,
     input: { sha: string; method: "merge" | "squash" | "rebase"; title?: string; message?: string },
   ): Promise<string> {
-    const merging = this.call(`merging pull request #${number}`, async () => {
-      const { data } = await this.octokit.rest.pulls.merge({
-        ...this.id,
-        pull_number: number,
-        sha: input.sha,
-        merge_method: input.method,
-        ...(input.title ? { commit_title: input.title } : {}),
-        ...(input.message ? { commit_message: input.message } : {}),
-      });
-      return data.sha;
-    });
+    const repo = `${this.octokit.request.endpoint.DEFAULTS.baseUrl}/${this.id.owner}/${this.id.repo}`;
+    const merging = inTurn(repo.toLowerCase(), () =>
+      this.call(`merging pull request #${number}`, async () => {
+        const { data } = await this.octokit.rest.pulls.merge({
+          ...this.id,
+          pull_number: number,
+          sha: input.sha,
+          merge_method: input.method,
+          ...(input.title ? { commit_title: input.title } : {}),
+          ...(input.message ? { commit_message: input.message } : {}),
+        });
+        return data.sha;
+      }),
+    );
     return merging.catch((e: unknown) => {
       throw asMergeRefused(e);
     });

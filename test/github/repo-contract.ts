@@ -285,6 +285,36 @@ export function repoPortContract(name: string, make: () => Promise<ContractRepo>
       });
     });
 
+    it("merges three proposals of one repository asked at once: each lands on the others, none refused", async () => {
+      const base = (await port.listRefs()).find((r) => r.ref === "refs/heads/main")?.sha as string;
+      const pulls = await Promise.all(
+        ["a", "b", "c"].map(async (name) => {
+          const made = await port.commitTree({
+            branch: `drafts/at-once-${name}/one`,
+            parent: base,
+            dir: `apps/at-once-${name}`,
+            tree: treeFromText({ Kptfile: "kind: Kptfile\n" }),
+            message: `at-once-${name}`,
+            author: AUTHOR,
+          });
+          if (!made.ok) throw new Error(`commit of ${name} refused`);
+          const pr = await port.createPull({
+            head: `drafts/at-once-${name}/one`,
+            base: "main",
+            title: name,
+            body: "",
+          });
+          return { number: pr.number, sha: made.sha };
+        }),
+      );
+      const merged = await Promise.all(
+        pulls.map((p) => port.mergePull(p.number, { sha: p.sha, method: "merge" }).catch((e: unknown) => e)),
+      );
+      expect(merged.filter((m) => typeof m !== "string")).toEqual([]);
+      const tree = (await port.readTree("main")).tree;
+      for (const name of ["a", "b", "c"]) expect(tree.has(`apps/at-once-${name}/Kptfile`)).toBe(true);
+    });
+
     it("creates a tag once, and deletes a branch, once or twice", async () => {
       expect(await port.createTag("apps/web/v1", draft)).toBe("created");
       expect(await port.createTag("apps/web/v1", main)).toBe("exists");
