@@ -16,6 +16,9 @@ export interface ServedRequest {
   url: string;
   authorization: string;
   status: number;
+  /** When the request came (ms since the epoch), and how long it took to answer (ms). */
+  at: number;
+  ms: number;
 }
 
 export type ServeAsk = { id: number; op: "since"; from: number };
@@ -28,6 +31,7 @@ Server.prototype.emit = function (this: Server, event: string, ...args: unknown[
     const req = args[0] as IncomingMessage;
     const res = args[1] as ServerResponse;
     const port = (this.address() as AddressInfo | null)?.port ?? 0;
+    const t0 = performance.now();
     res.once("finish", () =>
       served.push({
         port,
@@ -35,6 +39,8 @@ Server.prototype.emit = function (this: Server, event: string, ...args: unknown[
         url: req.url ?? "/",
         authorization: String(req.headers.authorization ?? ""),
         status: res.statusCode,
+        at: performance.timeOrigin + t0,
+        ms: performance.now() - t0,
       }),
     );
   }

@@ -186,6 +186,25 @@ function costOf(serve: Serve, log: ServedRequest[]): Cost {
   return cost;
 }
 
+/** The counted requests of `log` (REST, not 304) by principal and route, most first: ids and commits as `:id`. */
+function routes(serve: Serve, log: ServedRequest[]): string {
+  const counts = new Map<string, number>();
+  for (const r of log) {
+    const path = r.url.split("?")[0] ?? "";
+    if (r.port !== serve.forgePort || !path.startsWith("/api/v3/") || r.status === 304) continue;
+    const token = r.authorization.replace(/^(token|bearer)\s+/i, "");
+    if (token === serve.admin) continue;
+    const who = token === serve.caller.token ? "C" : "A";
+    const route = path.replace(/\/[0-9a-f]{40}\b/g, "/:sha").replace(/\/\d+\b/g, "/:id");
+    const key = `${who} ${r.method} ${route}${r.status >= 300 ? ` ${r.status}` : ""}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `    ${v} ${k}`)
+    .join("\n");
+}
+
 const add = (a: Cost, b: Cost): Cost => ({
   caller: a.caller + b.caller,
   caller304: a.caller304 + b.caller304,
@@ -325,6 +344,7 @@ async function life(c: Client, serve: Serve): Promise<Record<Op, { ms: number; c
   const measure = async <T>(op: Op, f: () => Promise<T>): Promise<T> => {
     const cpu0 = serve.cpuMs();
     const t0 = performance.now();
+    const started = performance.timeOrigin + t0;
     const v = await f();
     const ms = performance.now() - t0;
     const cpu = serve.cpuMs() - cpu0;
@@ -333,13 +353,15 @@ async function life(c: Client, serve: Serve): Promise<Record<Op, { ms: number; c
     out[op] = { ms, cpu, cost: costOf(serve, log) };
     if (TRACE)
       console.log(
-        `${op}: ${ms.toFixed(0)} ms`,
+        `${op}: ${ms.toFixed(0)} ms\n`,
         log
           .filter((r) => r.port === serve.forgePort)
+          .sort((a, b) => a.at - b.at)
           .map(
             (r) =>
-              `${r.authorization.includes(serve.caller.token) ? "C" : "A"} ${r.method} ${r.url} ${r.status}`,
-          ),
+              `  +${(r.at - started).toFixed(0)} ${r.ms.toFixed(0)}ms ${r.authorization.includes(serve.caller.token) ? "C" : "A"} ${r.method} ${r.url} ${r.status}`,
+          )
+          .join("\n"),
       );
     return v;
   };
@@ -448,7 +470,9 @@ export async function benchPorchIterative(): Promise<IterativeRow[]> {
         await Promise.all(controls.map((repo) => growControl(c, repo, have, n)));
         const s = (performance.now() - t0) / 1000;
         await settled(serve);
-        const grown = costOf(serve, await serve.since(from));
+        const grownLog = await serve.since(from);
+        const grown = costOf(serve, grownLog);
+        if (TRACE) console.log(`  repos ${repos}, N ${have} → ${n}, counted requests by route:\n${routes(serve, grownLog)}`);
         const made = (n - have) * repos;
         publishCost.set(n, {
           caller: grown.caller / made,
