@@ -268,6 +268,35 @@ describe("GitRepo", () => {
     expect(blobs.get(clone, lost)).toBeUndefined();
   });
 
+  it("fetches again a commit the clone holds without all its objects (a fetch unpacking it, or failed half-way), and reads it whole", async () => {
+    const first = await commitSha({ "app/Kptfile": "k\n" });
+    const second = await commitSha({ "app/Kptfile": "k\n", "app/cm.yaml": "c: 1\n" }, first);
+    const reader = () => new GitRepo(`file://${remote}`, join(dir, "reader"), async () => ({}));
+    await reader().fetch(first);
+    // the commit and its trees written into the clone, its new blob not yet: what `git unpack-objects`
+    // (a small pack, the commit first) has written part-way through, or left behind when it failed
+    const clone = cloneIn("reader");
+    for (const id of [
+      second,
+      git(remote, "rev-parse", `${second}^{tree}`),
+      git(remote, "rev-parse", `${second}:app`),
+    ])
+      execFileSync("git", ["hash-object", "-w", "--stdin", "-t", git(remote, "cat-file", "-t", id)], {
+        env: { ...process.env, GIT_DIR: clone },
+        input: execFileSync("git", ["cat-file", git(remote, "cat-file", "-t", id), id], {
+          env: { ...process.env, GIT_DIR: remote },
+        }),
+      });
+    expect(() => git(clone, "cat-file", "-e", `${second}^{commit}`)).not.toThrow();
+    // another job (nothing held in memory) asks for the commit: fetched again, not taken as whole
+    const job = reader();
+    expect(await job.fetch(second)).toBe(second);
+    expect(treeToText((await job.readFiles(second, "app")).tree)).toEqual({
+      Kptfile: "k\n",
+      "cm.yaml": "c: 1\n",
+    });
+  });
+
   it("a job asks git nothing an earlier job asked of the same commits: commits held, trees, changed paths", async () => {
     const first = await commitSha({ "app/Kptfile": "k\n", "app/a.yaml": "a\n", "README.md": "r\n" });
     const second = await commitSha({ "app/Kptfile": "k\n", "app/a.yaml": "a2\n", "README.md": "r\n" }, first);

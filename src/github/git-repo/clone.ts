@@ -104,11 +104,18 @@ export class CacheClone {
     return this.commits.has(sha) || this.blobs?.holds(this.gitDir, sha) === true;
   }
 
-  /** Whether git finds commit `sha` in the clone (none asked of a clone known empty). */
+  /**
+   * Whether the clone holds commit `sha` whole: the commit and every tree and blob it reaches, down to
+   * what the clone's refs reach (git's own check before a fetch; none asked of a clone known empty). The
+   * commit object alone says too little: a fetch that writes a small pack as loose objects writes the
+   * commit first and its trees and blobs after, so a commit found while another fetch unpacks it (or
+   * left by a fetch that failed half-way) may lack them; a reader then met a blob "missing" (the fleet
+   * bench: a revision's metadata file read as empty). A commit not whole is fetched again.
+   */
   async hasCommit(sha: string): Promise<boolean> {
     if (this.empty) return false;
     try {
-      await this.git(["cat-file", "-e", `${sha}^{commit}`]);
+      await this.git(["rev-list", "--objects", "--quiet", `${sha}^{commit}`, "--not", "--all"]);
       return true;
     } catch {
       return false;
