@@ -70,7 +70,10 @@ export async function createDraft(
     // of two requests creating it at once (even with the very same commit), exactly one does
     exclusive: true,
   });
-  if (result.ok) return result.sha;
+  if (result.ok) {
+    repo.madeDraft(input.branch, result.sha);
+    return result.sha;
+  }
   throw creationConflict(
     {
       namespace: repo.namespace,

@@ -135,6 +135,7 @@ export async function push(env: OpEnv, args: PushArgs): Promise<{ name: string; 
     return { name: nameOf(repo, rev), sha: undefined };
   }
   step.done(result.sha.slice(0, 7));
+  repo.madeDraft(branch, result.sha);
   const meta = packageRevisionObject(repo, rev).metadata;
   args.onPushed?.(revisionMetadata({ ...meta, resourceVersion: result.sha }));
   if (rendered.status === "failed") {

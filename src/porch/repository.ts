@@ -10,7 +10,12 @@ import {
 } from "../github/connect.js";
 import type { DefaultBranchFiles } from "../github/default-branch-files.js";
 import type { CommitAuthor, PullRequest } from "../github/port.js";
-import { type DraftPullsMemo, mergedDraftPulls, mergedInto } from "../jobs/publish/merged-drafts.js";
+import {
+  type DraftPullsMemo,
+  mergedDraftPulls,
+  mergedInto,
+  noteDraftCommit,
+} from "../jobs/publish/merged-drafts.js";
 import {
   byPackageThenRevision,
   discoverRevisions,
@@ -145,6 +150,11 @@ export interface Repository {
    */
   packageDir(pkg: string): string;
   load(): Promise<RepoState>;
+  /**
+   * Draft branch `branch` was just moved by this process to `sha`, a commit it made (a creation, an
+   * update of its resources): the next readings do not ask GitHub whether a pull request was merged at it.
+   */
+  madeDraft(branch: string, sha: string): void;
   /** Who commits: the token's user, or `GIT_AUTHOR_NAME`/`GIT_AUTHOR_EMAIL` when set. */
   author(): Promise<CommitAuthor>;
   whoami(): Promise<Identity | undefined>;
@@ -291,6 +301,9 @@ export async function openRepository(
         })
         .sort(byPackageThenRevision);
       return { refs, pulls, revisions };
+    },
+    madeDraft(branch, sha) {
+      if (env.draftPulls) noteDraftCommit(env.draftPulls, conn.port, branch, sha);
     },
     whoami,
     async author() {

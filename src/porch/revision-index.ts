@@ -268,6 +268,15 @@ export class RevisionIndex {
   }
 
   /**
+   * What is known of draft branches' merged pull requests (merged-drafts.ts), by repository: the API's
+   * writes open their repository with it too, and note the drafts they move, so that neither a write nor
+   * the index's next reading asks GitHub about a draft no pull request was opened from.
+   */
+  get draftPulls(): DraftPullsMemo {
+    return this.#draftPulls;
+  }
+
+  /**
    * Each token's answers about repositories (their default branch, its permission), trusted as its read
    * access is: every opening reads through it, the index's and the API's writes' (repo-metadata.ts).
    */

@@ -5,6 +5,7 @@ import {
   mergedDraftPulls,
   mergedDrafts,
   mergedInto,
+  noteDraftCommit,
 } from "../../src/jobs/publish/merged-drafts.js";
 
 const sha = (c: string) => c.repeat(40);
@@ -92,5 +93,24 @@ describe("merged drafts", () => {
     const third = await mergedDraftPulls(port, { refs: moved, openPulls: [] }, memo);
     expect(asked.sort()).toEqual(["drafts/app/b", "drafts/app/c"]);
     expect(third.map((p) => p.number).sort()).toEqual([2, 3, 4]);
+  });
+
+  it("a draft this process just committed is not asked about; one with an open proposal still is once it closes", async () => {
+    const { port, asked } = pulls(byBranch);
+    const memo: DraftPullsMemo = new Map();
+    const proposal = { ...pull(6, "drafts/app/c", sha("c"), "main", false), state: "open" as const };
+    await mergedDraftPulls(port, { refs, openPulls: [proposal] }, memo);
+    asked.splice(0);
+    // a new draft made here, and a push to b: their heads are commits made an instant ago
+    noteDraftCommit(memo, port, "drafts/app/new", sha("d"));
+    noteDraftCommit(memo, port, "drafts/app/b", sha("e"));
+    // c has an open proposal: a commit noted on it does not make its listing trusted once the proposal closes
+    noteDraftCommit(memo, port, "drafts/app/c", sha("c"));
+    const now = [
+      ...refs.map((r) => (r.ref.endsWith("/b") ? { ...r, sha: sha("e") } : r)),
+      { ref: "refs/heads/drafts/app/new", sha: sha("d") },
+    ];
+    await mergedDraftPulls(port, { refs: now, openPulls: [] }, memo);
+    expect(asked).toEqual(["drafts/app/c"]);
   });
 });

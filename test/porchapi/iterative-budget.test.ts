@@ -152,12 +152,13 @@ describe("a package's life through Porch's API costs the caller the same GitHub 
     const atEight = await life();
     expect(atEight).toEqual(atTwo);
     // a revision published (create, propose, approve, with the gets between) costs what the last did,
-    // and at most 8 here: in Porch's iterative test, where the bot edits the pull requests meanwhile
+    // and at most 7 here (8 while a draft the API had just created or pushed cost a listing of its
+    // branch's pull requests at the next reading, to learn what it made an instant before): in Porch's iterative test, where the bot edits the pull requests meanwhile
     // (some of these reads then answer 200, not 304), it stays within 10 — a tenth of the caller's share
     // of GitHub's hourly budget that the test at N = 100 needs. The tag and the draft's deletion go in
     // one git push, which GitHub does not count
     expect(publishedAtSix).toBe(publishedAtTwo);
-    expect(publishedAtSix).toBeLessThanOrEqual(8);
+    expect(publishedAtSix).toBeLessThanOrEqual(7);
     // the approval: the pull request, its checks and reviews, the merge, and the index's listing after
     // the write; the deletion carried out reads no check (a deletion proposal changes no file)
     expect(atEight.approve).toBeLessThanOrEqual(5);

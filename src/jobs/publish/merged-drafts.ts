@@ -82,6 +82,22 @@ export async function mergedDraftPulls(
   return found.flat();
 }
 
+/**
+ * Draft branch `branch` of `port`'s repository was just moved by this process to `sha`, a commit it made:
+ * no pull request can have been merged at a commit made an instant ago, so the next listing does not ask
+ * about the branch until DRAFT_PULLS_TRUST_MS have passed, its head moves again or a proposal of it opens
+ * and closes (a branch with an open proposal is not asked about at all). An API write of a draft (its
+ * creation, its resources) otherwise cost a counted request at the next reading of its repository, and
+ * again at each other registration's opening of it (Porch's registrations of one repository).
+ */
+export function noteDraftCommit(memo: DraftPullsMemo, port: RepoPulls, branch: string, sha: string): void {
+  const repo = `${port.id.owner}/${port.id.repo}`.toLowerCase();
+  const kept = memo.get(repo) ?? new Map<string, DraftListing>();
+  memo.set(repo, kept);
+  if (kept.get(branch)?.open) return;
+  kept.set(branch, { sha, pulls: [], open: false, at: Date.now() });
+}
+
 /** Of mergedDraftPulls's pull requests, the first of each branch merged into `baseBranch`. */
 export function mergedInto(pulls: readonly PullRequest[], baseBranch: string): PullRequest[] {
   const branches = new Set<string>();

@@ -75,6 +75,8 @@ export async function requestEnv(settings: StoreSettings, caller: Caller, namesp
     files: settings.index.files,
     // and what GitHub said of each repository to this token a moment ago
     metadata: settings.index.metadata,
+    // and which draft branches have no proposal merged at their head (the index's listings of them)
+    draftPulls: settings.index.draftPulls,
     namespace,
     registrations,
     elsewhere,
