@@ -472,7 +472,10 @@ export async function benchPorchIterative(): Promise<IterativeRow[]> {
         await settled(serve);
         const grownLog = await serve.since(from);
         const grown = costOf(serve, grownLog);
-        if (TRACE) console.log(`  repos ${repos}, N ${have} → ${n}, counted requests by route:\n${routes(serve, grownLog)}`);
+        if (TRACE)
+          console.log(
+            `  repos ${repos}, N ${have} → ${n}, counted requests by route:\n${routes(serve, grownLog)}`,
+          );
         const made = (n - have) * repos;
         publishCost.set(n, {
           caller: grown.caller / made,
