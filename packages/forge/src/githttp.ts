@@ -1,5 +1,5 @@
-import { execFile, spawn } from "node:child_process";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { type IncomingMessage, request, type ServerResponse } from "node:http";
 import { join } from "node:path";
 import { accessLevel } from "./access.js";
 import { actorOf, authenticate, type Principal } from "./auth.js";
@@ -143,6 +143,86 @@ function runBackend(
   );
 }
 
+/**
+ * The small process that runs `git http-backend` for the forge. Linux's fork copies the page tables of
+ * the process that forks, and the forge mostly runs inside a large one (`porchlight serve`: the app, the
+ * API, their caches): each git request's backend cost that process 15–40 ms of its one event loop before
+ * git ran, a third of its CPU in Porch's iterative benchmark, and more as its heap grew. This child holds
+ * some 40 MB: the forge sends it each request over loopback HTTP (the CGI environment in a header, the
+ * body streamed), it starts the backend and streams back the backend's output as it comes, then its
+ * exit code and error output as trailers. Its code is given to `node -e` (no file to find, the same under
+ * tsx and from dist); it exits when the forge's process ends, however it ended.
+ */
+const HELPER = `
+process.title = "forge git http-backend";
+const http = require("node:http");
+const { spawn } = require("node:child_process");
+process.on("disconnect", () => process.exit(0));
+const server = http.createServer((req, res) => {
+  let cgi;
+  try {
+    cgi = JSON.parse(Buffer.from(String(req.headers["x-cgi"]), "base64").toString("utf8"));
+  } catch {
+    res.writeHead(400).end();
+    return;
+  }
+  res.writeHead(200, { "content-type": "application/octet-stream", trailer: "x-exit, x-error, x-stderr" });
+  let child;
+  const end = (trailers) => {
+    if (res.writableEnded) return;
+    res.addTrailers(trailers);
+    res.end();
+  };
+  try {
+    child = spawn(cgi.backend, [], { env: cgi.env, stdio: ["pipe", "pipe", "pipe"] });
+  } catch (e) {
+    return end({ "x-error": encodeURIComponent(String((e && e.message) || e)) });
+  }
+  const err = [];
+  child.stderr.on("data", (d) => err.push(d));
+  child.stdin.on("error", () => {});
+  req.on("error", () => {});
+  res.on("error", () => {});
+  req.pipe(child.stdin);
+  // the forge's client gone: the backend stopped (git leaves refs untouched for an incomplete pack)
+  res.on("close", () => { if (!res.writableFinished) child.kill("SIGTERM"); });
+  child.stdout.on("data", (d) => res.write(d));
+  child.on("error", (e) => end({ "x-error": encodeURIComponent(e.message) }));
+  child.on("close", (code) =>
+    end({ "x-exit": String(code), "x-stderr": Buffer.concat(err).toString("base64") }),
+  );
+});
+server.listen(0, "127.0.0.1", () => process.send({ port: server.address().port }));
+`;
+
+/** The helper's port, started on the first git request of this process (and again if it ended). */
+let helper: { child: ChildProcess; port: Promise<number> } | undefined;
+
+function helperPort(): Promise<number> {
+  if (helper && helper.child.exitCode === null && helper.child.signalCode === null) return helper.port;
+  const child = spawn(process.execPath, ["-e", HELPER], {
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp" },
+  });
+  const port = new Promise<number>((resolve, reject) => {
+    child.once("message", (m: { port: number }) => resolve(m.port));
+    child.once("error", reject);
+    child.once("exit", (code, signal) =>
+      reject(new Error(`the forge's git http-backend helper exited (${signal ?? `code ${code}`})`)),
+    );
+  });
+  port.catch(() => undefined);
+  // the forge's process exits when its own work is done: the helper keeps nothing alive
+  child.unref();
+  child.channel?.unref();
+  const started = { child, port };
+  child.on("exit", () => {
+    if (helper === started) helper = undefined;
+  });
+  helper = started;
+  return port;
+}
+
 function spawnBackend(
   backend: string,
   req: IncomingMessage,
@@ -152,76 +232,81 @@ function spawnBackend(
   url: URL,
   remoteUser: string,
 ): Promise<number> {
-  return new Promise((resolve) => {
-    const env: Record<string, string> = {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      GIT_PROJECT_ROOT: projectRoot,
-      GIT_HTTP_EXPORT_ALL: "1",
-      GIT_CONFIG_NOSYSTEM: "1",
-      PATH_INFO: pathInfo,
-      REQUEST_METHOD: req.method ?? "GET",
-      QUERY_STRING: url.search.replace(/^\?/, ""),
-      REMOTE_USER: remoteUser,
-      REMOTE_ADDR: req.socket.remoteAddress ?? "127.0.0.1",
-      CONTENT_TYPE: req.headers["content-type"] ?? "",
-      SERVER_PROTOCOL: "HTTP/1.1",
-      GATEWAY_INTERFACE: "CGI/1.1",
-    };
-    if (req.headers["content-length"]) env.CONTENT_LENGTH = req.headers["content-length"];
-    if (req.headers["content-encoding"]) env.HTTP_CONTENT_ENCODING = String(req.headers["content-encoding"]);
-    if (req.headers["git-protocol"]) env.GIT_PROTOCOL = String(req.headers["git-protocol"]);
-    const child = spawn(backend, [], { env, stdio: ["pipe", "pipe", "pipe"] });
-    let status = 200;
-    let headerBuf = Buffer.alloc(0);
-    let headersDone = false;
-    let stderr = "";
-    child.stderr.on("data", (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.stdin.on("error", () => undefined);
-    req.on("error", () => undefined);
-    res.on("error", () => undefined);
-    req.pipe(child.stdin);
-    // A client gone mid-request: stop the backend; git leaves refs untouched for an incomplete pack.
-    res.on("close", () => {
-      if (!res.writableFinished) child.kill("SIGTERM");
-    });
-    child.stdout.on("data", (chunk: Buffer) => {
-      if (headersDone) {
-        res.write(chunk);
-        return;
-      }
-      headerBuf = Buffer.concat([headerBuf, chunk]);
-      const crlf = headerBuf.indexOf("\r\n\r\n");
-      const lf = headerBuf.indexOf("\n\n");
-      const end = crlf >= 0 && (lf < 0 || crlf < lf) ? crlf : lf;
-      if (end < 0) return;
-      const sepLen = end === crlf ? 4 : 2;
-      const headers: Record<string, string> = {};
-      for (const line of headerBuf.subarray(0, end).toString("latin1").split(/\r?\n/)) {
-        const colon = line.indexOf(":");
-        if (colon < 0) continue;
-        const k = line.slice(0, colon).trim();
-        const v = line.slice(colon + 1).trim();
-        if (k.toLowerCase() === "status") status = Number.parseInt(v, 10) || 200;
-        else headers[k] = v;
-      }
-      headersDone = true;
-      res.writeHead(status, headers);
-      res.write(headerBuf.subarray(end + sepLen));
-    });
-    child.on("error", (err) => {
-      if (!res.headersSent) plain(res, 500, `git http-backend failed: ${err.message}\n`);
-      else res.destroy();
-      resolve(500);
-    });
-    child.on("close", (code) => {
-      if (!headersDone) {
-        status = 500;
-        if (!res.headersSent && !res.destroyed)
-          plain(res, 500, `git http-backend exited ${code}: ${stderr}\n`);
-      }
-      resolve(status);
-    });
-  });
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    GIT_PROJECT_ROOT: projectRoot,
+    GIT_HTTP_EXPORT_ALL: "1",
+    GIT_CONFIG_NOSYSTEM: "1",
+    PATH_INFO: pathInfo,
+    REQUEST_METHOD: req.method ?? "GET",
+    QUERY_STRING: url.search.replace(/^\?/, ""),
+    REMOTE_USER: remoteUser,
+    REMOTE_ADDR: req.socket.remoteAddress ?? "127.0.0.1",
+    CONTENT_TYPE: req.headers["content-type"] ?? "",
+    SERVER_PROTOCOL: "HTTP/1.1",
+    GATEWAY_INTERFACE: "CGI/1.1",
+  };
+  if (req.headers["content-length"]) env.CONTENT_LENGTH = req.headers["content-length"];
+  if (req.headers["content-encoding"]) env.HTTP_CONTENT_ENCODING = String(req.headers["content-encoding"]);
+  if (req.headers["git-protocol"]) env.GIT_PROTOCOL = String(req.headers["git-protocol"]);
+  const cgi = Buffer.from(JSON.stringify({ backend, env })).toString("base64");
+  return helperPort().then(
+    (port) =>
+      new Promise<number>((resolve) => {
+        let status = 200;
+        let headerBuf = Buffer.alloc(0);
+        let headersDone = false;
+        const failed = (message: string) => {
+          if (!res.headersSent && !res.destroyed) plain(res, 500, message);
+          else res.destroy();
+          resolve(500);
+        };
+        const proxy = request({ host: "127.0.0.1", port, method: "POST", headers: { "x-cgi": cgi } });
+        proxy.on("error", (err) => failed(`git http-backend failed: ${err.message}\n`));
+        req.on("error", () => undefined);
+        res.on("error", () => undefined);
+        req.pipe(proxy);
+        // A client gone mid-request: the helper stops the backend.
+        res.on("close", () => {
+          if (!res.writableFinished) proxy.destroy();
+        });
+        proxy.on("response", (out) => {
+          out.on("data", (chunk: Buffer) => {
+            if (headersDone) {
+              res.write(chunk);
+              return;
+            }
+            headerBuf = Buffer.concat([headerBuf, chunk]);
+            const crlf = headerBuf.indexOf("\r\n\r\n");
+            const lf = headerBuf.indexOf("\n\n");
+            const end = crlf >= 0 && (lf < 0 || crlf < lf) ? crlf : lf;
+            if (end < 0) return;
+            const sepLen = end === crlf ? 4 : 2;
+            const headers: Record<string, string> = {};
+            for (const line of headerBuf.subarray(0, end).toString("latin1").split(/\r?\n/)) {
+              const colon = line.indexOf(":");
+              if (colon < 0) continue;
+              const k = line.slice(0, colon).trim();
+              const v = line.slice(colon + 1).trim();
+              if (k.toLowerCase() === "status") status = Number.parseInt(v, 10) || 200;
+              else headers[k] = v;
+            }
+            headersDone = true;
+            res.writeHead(status, headers);
+            res.write(headerBuf.subarray(end + sepLen));
+          });
+          out.on("error", () => failed("git http-backend's answer was cut short\n"));
+          out.on("end", () => {
+            const error = out.trailers["x-error"];
+            if (error !== undefined) return failed(`git http-backend failed: ${decodeURIComponent(error)}\n`);
+            if (!headersDone) {
+              const stderr = Buffer.from(out.trailers["x-stderr"] ?? "", "base64").toString("utf8");
+              return failed(`git http-backend exited ${out.trailers["x-exit"] ?? "?"}: ${stderr}\n`);
+            }
+            resolve(status);
+          });
+        });
+      }),
+    (err: Error) => plain(res, 500, `git http-backend failed: ${err.message}\n`),
+  );
 }
