@@ -1,7 +1,7 @@
 import { type Document, isMap, isScalar, isSeq, type YAMLSeq } from "yaml";
 import { CatalogError } from "./errors.js";
 import { findHead, findPackage, reachingHead, upgradePath, upgradesFrom } from "./graph.js";
-import { appendRevision, remember } from "./known.js";
+import { appendRevision, remember, withoutPackageDeprecation } from "./known.js";
 import { parseCatalog } from "./parse.js";
 import {
   CATALOG_FILE,
@@ -346,6 +346,9 @@ export function undeprecate(
   reference: DeprecationReference,
   file = CATALOG_FILE,
 ): CatalogEdit {
+  // a deleted package's mark taken back at its next publish: its lines cut out where the text is known
+  const cut = reference.schema === "olm.package" ? withoutPackageDeprecation(text, pkgName) : undefined;
+  if (cut) return cut;
   return edit(text, file, (catalog, doc) => {
     const { pkg, p } = requirePackage(catalog, pkgName);
     const d = (pkg.deprecations ?? []).findIndex((x) => sameReference(x.reference, reference));

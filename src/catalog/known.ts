@@ -1,6 +1,18 @@
 import { LRUCache } from "lru-cache";
-import { type Document, isMap, isScalar, isSeq, type Node, stringify, type YAMLSeq } from "yaml";
-import { trailingComment } from "../kpt/yaml/comments.js";
+import {
+  type Document,
+  isMap,
+  isNode,
+  isScalar,
+  isSeq,
+  type Node,
+  type Pair,
+  stringify,
+  visit,
+  type YAMLMap,
+  type YAMLSeq,
+} from "yaml";
+import { headComment, trailingComment } from "../kpt/yaml/comments.js";
 import { checkCatalog, findHead } from "./graph.js";
 import { parseCatalog } from "./parse.js";
 import { type Catalog, catalogRevisionSchema, channelEntrySchema, revisionNumber } from "./schema.js";
@@ -25,8 +37,15 @@ interface Known {
   layout: Layout | null;
 }
 
-/** By package name: the end of its `revisions` and of each channel's `entries`. */
-type Layout = Map<string, { revisions: SeqEnd; channels: Map<string, SeqEnd> }>;
+/**
+ * By package name: the end of its `revisions` and of each channel's `entries`, and the lines of its
+ * `deprecations` when they hold the package's deprecation alone (a deleted package's mark, which its next
+ * publish takes back).
+ */
+type Layout = Map<
+  string,
+  { revisions: SeqEnd; channels: Map<string, SeqEnd>; packageDeprecation?: { from: number; to: number } }
+>;
 
 /** A block sequence's end: the offset its next item's line starts at, and the column of its dashes. */
 interface SeqEnd {
@@ -119,7 +138,41 @@ export function appendRevision(
     from = at;
   }
   out += text.slice(from);
-  known.set(out, { catalog, layout: shifted(kept.layout, inserts) });
+  known.set(out, {
+    catalog,
+    layout: shifted(
+      kept.layout,
+      inserts.map((i) => ({ at: i.at, length: i.lines.length })),
+    ),
+  });
+  return { text: out, catalog: structuredClone(catalog) };
+}
+
+/**
+ * `text` without the deprecation of package `name` as a whole, as undeprecate's Document edit would print
+ * it (the `deprecations` lines cut out) where that deprecation is the package's only one; undefined where
+ * this cannot say so, for the Document edit to do.
+ */
+export function withoutPackageDeprecation(
+  text: string,
+  name: string,
+): { text: string; catalog: Catalog } | undefined {
+  const kept = known.get(text);
+  const place = kept?.layout?.get(name)?.packageDeprecation;
+  const pkg = kept?.catalog.packages.find((p) => p.name === name);
+  if (!kept?.layout || !place || pkg?.deprecations?.length !== 1) return undefined;
+  if (pkg.deprecations[0]?.reference.schema !== "olm.package") return undefined;
+  const out = text.slice(0, place.from) + text.slice(place.to);
+  const next = structuredClone(pkg);
+  delete next.deprecations;
+  const catalog: Catalog = {
+    ...kept.catalog,
+    packages: kept.catalog.packages.map((p) => (p.name === name ? next : p)),
+  };
+  known.set(out, {
+    catalog,
+    layout: shifted(kept.layout, [{ at: place.from, length: place.from - place.to }]),
+  });
   return { text: out, catalog: structuredClone(catalog) };
 }
 
@@ -132,20 +185,27 @@ function item(end: SeqEnd, value: unknown): string {
     .join("\n");
 }
 
-/** The layout after `inserts`: every end at or after an insertion moves on by its length. */
-function shifted(layout: Layout, inserts: readonly { at: number; lines: string }[]): Layout {
-  const move = (end: SeqEnd): SeqEnd => ({
-    at: end.at + inserts.reduce((n, i) => (i.at <= end.at ? n + i.lines.length : n), 0),
-    column: end.column,
-  });
+/**
+ * The layout after `edits` (text inserted at `at`, `length` > 0, or cut from `at`, `length` < 0): every
+ * offset at or after an edit moves by its length.
+ */
+function shifted(layout: Layout, edits: readonly { at: number; length: number }[]): Layout {
+  const moved = (at: number) => at + edits.reduce((n, e) => (e.at <= at ? n + e.length : n), 0);
+  const move = (end: SeqEnd): SeqEnd => ({ at: moved(end.at), column: end.column });
   return new Map(
-    [...layout].map(([name, place]) => [
-      name,
-      {
-        revisions: move(place.revisions),
-        channels: new Map([...place.channels].map(([c, end]) => [c, move(end)])),
-      },
-    ]),
+    [...layout].map(([name, place]) => {
+      const cut = place.packageDeprecation;
+      // the lines just cut are gone
+      const gone = cut && edits.some((e) => e.length < 0 && e.at === cut.from && e.at - e.length === cut.to);
+      return [
+        name,
+        {
+          revisions: move(place.revisions),
+          channels: new Map([...place.channels].map(([c, end]) => [c, move(end)])),
+          ...(cut && !gone ? { packageDeprecation: { from: moved(cut.from), to: moved(cut.to) } } : {}),
+        },
+      ];
+    }),
   );
 }
 
@@ -172,9 +232,52 @@ function layoutOf(text: string, document: Document): Layout {
       const channelName = channel.get("name");
       if (end && typeof channelName === "string") channels.set(channelName, end);
     }
-    layout.set(name, { revisions, channels });
+    const packageDeprecation = deprecationLines(text, pkg);
+    layout.set(name, { revisions, channels, ...(packageDeprecation ? { packageDeprecation } : {}) });
   }
   return layout;
+}
+
+/**
+ * The lines of a package's `deprecations` (from the start of its key's line to the end of its last
+ * item's) when it is not the package's first key, holds one item, and has no comment or blank line in it
+ * or around it: cut out, they leave what yaml prints of the package without them.
+ */
+function deprecationLines(text: string, pkg: YAMLMap): { from: number; to: number } | undefined {
+  const at = pkg.items.findIndex((pair) => isScalar(pair.key) && pair.key.value === "deprecations");
+  const pair = pkg.items[at];
+  if (at < 1 || !pair || !isScalar(pair.key) || !pair.key.range) return undefined;
+  const seq = pair.value;
+  if (!isSeq(seq) || seq.items.length !== 1 || !seq.range) return undefined;
+  const from = text.lastIndexOf("\n", pair.key.range[0] - 1) + 1;
+  if (text.slice(from, pair.key.range[0]).trim() !== "") return undefined;
+  const newline = text.indexOf("\n", seq.range[1] - 1);
+  const to = newline < 0 ? text.length : newline + 1;
+  const lines = text.slice(from, to);
+  if (commented(pair) || /\n[ \t]*\n/.test(lines) || /^[ \t]*(\n|#)/.test(text.slice(to, to + 4096)))
+    return undefined;
+  if (from >= 2 && text[from - 2] === "\n") return undefined;
+  return { from, to };
+}
+
+/** Whether a comment is attached to `pair`'s key or anywhere in its value (comments.ts reads yaml's slots). */
+function commented(pair: Pair): boolean {
+  let found = false;
+  const has = (n: unknown) => {
+    if (isNode(n) && (headComment(n) !== undefined || trailingComment(n) !== undefined)) found = true;
+  };
+  has(pair.key);
+  has(pair.value);
+  if (isNode(pair.value))
+    visit(pair.value, {
+      Node: (_, n) => {
+        has(n);
+      },
+      Pair: (_, p) => {
+        has(p.key);
+      },
+    });
+  return found;
 }
 
 function seqEnd(text: string, seq: unknown): SeqEnd | undefined {

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { parseDocument, type YAMLSeq } from "yaml";
-import { addRevision, EMPTY_CATALOG, findHead, parseCatalog } from "../../src/catalog/index.js";
+import {
+  addRevision,
+  deprecate,
+  EMPTY_CATALOG,
+  findHead,
+  parseCatalog,
+  undeprecate,
+} from "../../src/catalog/index.js";
+import { withoutPackageDeprecation } from "../../src/catalog/known.js";
 import { codeBlock } from "../util/codeblock.js";
 
 const SHA = "0123456789abcdef0123456789abcdef01234567";
@@ -133,5 +141,72 @@ describe("recording a publish in a large catalog", () => {
       text = publish(text, "alpha", n, ["stable"]);
       expect(text).toBe(want);
     }
+  });
+});
+
+/** What taking back a package's deprecation printed through the whole file's Document (undeprecate's edit). */
+function withoutDeprecationAsDocumentEdit(text: string, pkg: string): string {
+  const { catalog } = parseCatalog(text);
+  const doc = parseDocument(text);
+  doc.deleteIn(["packages", catalog.packages.findIndex((x) => x.name === pkg), "deprecations"]);
+  return doc.toString({ lineWidth: 0 });
+}
+
+describe("taking back a deleted package's mark at its next publish", () => {
+  it("writes, deletion after deletion, the bytes the whole file's edit wrote", () => {
+    let text = EMPTY_CATALOG;
+    for (const pkg of ["alpha", "beta", "gamma"]) text = publish(text, pkg, 1, ["stable"]);
+    for (let n = 2; n <= 30; n++) {
+      // beta deleted (a package's deprecation) and published again, as Porch's test does its test package
+      const pkg = n % 3 === 0 ? "alpha" : n % 3 === 1 ? "beta" : "gamma";
+      text = deprecate(
+        text,
+        pkg,
+        { schema: "olm.package" },
+        `deleted: #${n} removed ${pkg} (merge 0123456); it gets no new revision`,
+      ).text;
+      text = publish(text, pkg, n, ["stable"]);
+      const want = withoutDeprecationAsDocumentEdit(text, pkg);
+      // cut as lines (the text is known: the publish just wrote it), not edited through the Document
+      expect(withoutPackageDeprecation(text, pkg)?.text).toBe(want);
+      text = undeprecate(text, pkg, { schema: "olm.package" }).text;
+      expect(text).toBe(want);
+      expect(parseCatalog(text).catalog.packages.find((p) => p.name === pkg)?.deprecations).toBeUndefined();
+    }
+    // the next publishes still insert as the whole file's edit would
+    const want = asDocumentEdit(text, "beta", "v31", ["stable"]);
+    expect(publish(text, "beta", 31, ["stable"])).toBe(want);
+  });
+
+  it("leaves a package's other deprecations, and what a person wrote around them, to the whole file's edit", () => {
+    const start = codeBlock`
+      schema: porchlight.catalog/v1
+      packages:
+        - name: alpha
+          revisions:
+            - revision: v1
+              commit: ${SHA}
+              time: ${TIME}
+          deprecations:
+            # why
+            - reference:
+                schema: olm.package
+              message: gone
+    `;
+    expect(undeprecate(start, "alpha", { schema: "olm.package" }).text).toBe(
+      withoutDeprecationAsDocumentEdit(start, "alpha"),
+    );
+    // another deprecation beside it: only the package's goes
+    let two = deprecate(
+      publish(EMPTY_CATALOG, "alpha", 1, ["stable"]),
+      "alpha",
+      { schema: "olm.package" },
+      "gone",
+    ).text;
+    two = deprecate(two, "alpha", { schema: "olm.bundle", name: "v1" }, "old").text;
+    expect(
+      parseCatalog(undeprecate(two, "alpha", { schema: "olm.package" }).text).catalog.packages[0]
+        ?.deprecations,
+    ).toEqual([{ reference: { schema: "olm.bundle", name: "v1" }, message: "old" }]);
   });
 });
