@@ -17,6 +17,8 @@ const SINGLETONS: Record<string, string> = {
   "github/git-process.ts holders": "how many users hold the git spawner, to release it when the last goes",
   "variants/expressions.ts loaded": "the CEL library, loaded on first use (its import costs 90 ms)",
   "variants/expressions.ts programs": "compiled CEL programs by source text (lru-cache, bounded)",
+  "github/octokit-repo.ts mergeTurns":
+    "the merges this process has under way, by repository (emptied as each ends): two at once on one repository have GitHub refuse one (405), whoever the two callers are, each with adapters of their own",
   "catalog/known.ts known":
     "catalogs read or written, by their text (lru-cache, bounded by size): a publish records its revision in the text the last one wrote without parsing or printing the whole file, as each job reads the catalog afresh",
   "jobs/check-proposal/resources.ts byBlob":
