@@ -105,8 +105,9 @@ export class CacheClone {
   }
 
   /**
-   * Whether the clone holds commit `sha` whole: the commit and every tree and blob it reaches, down to
-   * what the clone's refs reach (git's own check before a fetch; none asked of a clone known empty). The
+   * Whether the clone holds commit `sha` whole: the commit and every tree and blob of its tree, which is
+   * what a reader of it reads (none asked of a clone known empty; its parents are not walked, as a walk
+   * down to what the clone's refs reach cost a pass over hundreds of refs at each question). The
    * commit object alone says too little: a fetch that writes a small pack as loose objects writes the
    * commit first and its trees and blobs after, so a commit found while another fetch unpacks it (or
    * left by a fetch that failed half-way) may lack them; a reader then met a blob "missing" (the fleet
@@ -115,7 +116,7 @@ export class CacheClone {
   async hasCommit(sha: string): Promise<boolean> {
     if (this.empty) return false;
     try {
-      await this.git(["rev-list", "--objects", "--quiet", `${sha}^{commit}`, "--not", "--all"]);
+      await this.git(["rev-list", "--objects", "--no-walk", "--quiet", `${sha}^{commit}`]);
       return true;
     } catch {
       return false;
