@@ -260,21 +260,17 @@ function deprecationLines(text: string, pkg: YAMLMap): { from: number; to: numbe
   return { from, to };
 }
 
-/** Whether a comment is attached to `pair`'s key or anywhere in its value (comments.ts reads yaml's slots). */
+/** Whether a comment is attached to `pair`'s key or to any node of its value (comments.ts reads yaml's slots). */
 function commented(pair: Pair): boolean {
-  let found = false;
-  const has = (n: unknown) => {
-    if (isNode(n) && (headComment(n) !== undefined || trailingComment(n) !== undefined)) found = true;
-  };
-  has(pair.key);
-  has(pair.value);
-  if (isNode(pair.value))
+  const has = (n: unknown) => isNode(n) && (headComment(n) !== undefined || trailingComment(n) !== undefined);
+  let found = has(pair.key);
+  // visit calls `Node` on the value itself, then on every key and value below it
+  if (!found && isNode(pair.value))
     visit(pair.value, {
       Node: (_, n) => {
-        has(n);
-      },
-      Pair: (_, p) => {
-        has(p.key);
+        if (!has(n)) return undefined;
+        found = true;
+        return visit.BREAK;
       },
     });
   return found;
