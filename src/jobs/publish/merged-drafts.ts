@@ -58,7 +58,7 @@ export async function mergedDraftPulls(
   const open = new Set(input.openPulls.map((p) => p.headRef));
   const branches = [...indexRefs(input.refs).branches].filter(([branch]) => parsePackageBranch(branch).ok);
   // the repository's listings as kept, and as they are after this one (a branch gone is forgotten)
-  const repo = `${port.id.owner}/${port.id.repo}`.toLowerCase();
+  const repo = repoKey(port);
   const before = memo?.get(repo);
   const after = new Map<string, DraftListing>();
   const now = Date.now();
@@ -91,11 +91,16 @@ export async function mergedDraftPulls(
  * again at each other registration's opening of it (Porch's registrations of one repository).
  */
 export function noteDraftCommit(memo: DraftPullsMemo, port: RepoPulls, branch: string, sha: string): void {
-  const repo = `${port.id.owner}/${port.id.repo}`.toLowerCase();
+  const repo = repoKey(port);
   const kept = memo.get(repo) ?? new Map<string, DraftListing>();
   memo.set(repo, kept);
   if (kept.get(branch)?.open) return;
   kept.set(branch, { sha, pulls: [], open: false, at: Date.now() });
+}
+
+/** A repository as DraftPullsMemo keys it, and as a pull request's head names it: `owner/repo`, lower case. */
+function repoKey(port: Pick<RepoPulls, "id">): string {
+  return `${port.id.owner}/${port.id.repo}`.toLowerCase();
 }
 
 /** Of mergedDraftPulls's pull requests, the first of each branch merged into `baseBranch`. */
@@ -138,7 +143,7 @@ export async function unfinishedPublishes(port: RepoPort, input: RepoState): Pro
  * default branch. A fork's branch is no draft, whatever its name: merging it by hand publishes nothing.
  */
 export function isMergedDraft(port: RepoPort, pr: PullRequest, baseBranch: string): boolean {
-  const self = `${port.id.owner}/${port.id.repo}`.toLowerCase();
+  const self = repoKey(port);
   return (
     pr.headRepo?.toLowerCase() === self &&
     pr.merged &&
