@@ -3,7 +3,10 @@
 // (method, path, the Authorization header, status), which the bench asks for over IPC to count the
 // forge's requests by principal. The forge runs inside serve, so the bench cannot read its own request
 // log; this log is taken at node's HTTP server, before any of porchlight's code sees the request.
+
+import { writeFileSync } from "node:fs";
 import { type IncomingMessage, Server, type ServerResponse } from "node:http";
+import { Session } from "node:inspector/promises";
 import type { AddressInfo } from "node:net";
 import { main } from "../src/cli/main.js";
 
@@ -21,7 +24,12 @@ export interface ServedRequest {
   ms: number;
 }
 
-export type ServeAsk = { id: number; op: "since"; from: number };
+export type ServeAsk =
+  | { id: number; op: "since"; from: number }
+  /** How many requests the log holds (the log itself is not sent: at N = 100 it is thousands long). */
+  | { id: number; op: "count" }
+  /** Start V8's CPU profiler in this process; with `file`, stop it and write the profile there. */
+  | { id: number; op: "profile"; file?: string };
 
 const served: ServedRequest[] = [];
 
@@ -47,8 +55,24 @@ Server.prototype.emit = function (this: Server, event: string, ...args: unknown[
   return (emit as (this: Server, event: string, ...args: unknown[]) => boolean).call(this, event, ...args);
 } as typeof Server.prototype.emit;
 
-process.on("message", (q: ServeAsk) => {
+let profiler: Session | undefined;
+
+process.on("message", async (q: ServeAsk) => {
   if (q.op === "since") process.send?.({ id: q.id, value: served.slice(q.from) });
+  else if (q.op === "count") process.send?.({ id: q.id, value: served.length });
+  else if (q.file === undefined) {
+    profiler = new Session();
+    profiler.connect();
+    await profiler.post("Profiler.enable");
+    await profiler.post("Profiler.start");
+    process.send?.({ id: q.id, value: [] });
+  } else {
+    const { profile } = (await profiler?.post("Profiler.stop")) ?? {};
+    profiler?.disconnect();
+    profiler = undefined;
+    if (profile) writeFileSync(q.file, JSON.stringify(profile));
+    process.send?.({ id: q.id, value: [] });
+  }
 });
 
 main(process.argv.slice(2)).then(

@@ -24,12 +24,14 @@ import type { ServeAsk, ServedRequest } from "./porch-iterative-serve.js";
  *
  * Env: PORCH_ITERATIVE_N (default 10,50,100), PORCH_ITERATIVE_REPOS (default 1,3),
  * PORCH_ITERATIVE_SAMPLES (default 5, as Porch's `-sampling`), PORCH_ITERATIVE_TRACE=1 (each request of
- * each operation, by principal).
+ * each operation, by principal), PORCH_ITERATIVE_PROFILE_DIR (serve's CPU profile of each N's lives,
+ * `lives-repos<R>-n<N>.cpuprofile` there).
  */
 const NS = process.env.PORCH_ITERATIVE_N?.split(",").map(Number) ?? [10, 50, 100];
 const REPO_COUNTS = process.env.PORCH_ITERATIVE_REPOS?.split(",").map(Number) ?? [1, 3];
 const SAMPLES = Number(process.env.PORCH_ITERATIVE_SAMPLES ?? 5);
 const TRACE = process.env.PORCH_ITERATIVE_TRACE === "1";
+const PROFILE_DIR = process.env.PORCH_ITERATIVE_PROFILE_DIR;
 
 const GROUP = "porch.kpt.dev";
 const VERSION = "v1alpha1";
@@ -91,6 +93,10 @@ interface Serve {
   caller: { login: string; token: string; kubeconfig: string };
   /** The requests its servers answered from the `from`-th on. */
   since(from: number): Promise<ServedRequest[]>;
+  /** How many requests serve's log holds. */
+  count(): Promise<number>;
+  /** Start serve's CPU profiler; with `file`, stop it and write the profile there. */
+  profile(file?: string): Promise<void>;
   /** The CPU time the process has used (user + system, ms), from /proc. */
   cpuMs(): number;
   stop(): Promise<void>;
@@ -133,8 +139,8 @@ async function startServe(data: string): Promise<Serve> {
     );
   });
   let next = 0;
-  const waiting = new Map<number, (v: ServedRequest[]) => void>();
-  child.on("message", (m: { id: number; value: ServedRequest[] }) => {
+  const waiting = new Map<number, (v: never) => void>();
+  child.on("message", (m: { id: number; value: never }) => {
     waiting.get(m.id)?.(m.value);
     waiting.delete(m.id);
   });
@@ -157,6 +163,18 @@ async function startServe(data: string): Promise<Serve> {
         const id = ++next;
         waiting.set(id, resolve);
         child.send({ id, op: "since", from } satisfies ServeAsk);
+      }),
+    count: () =>
+      new Promise((resolve) => {
+        const id = ++next;
+        waiting.set(id, resolve);
+        child.send({ id, op: "count" } satisfies ServeAsk);
+      }),
+    profile: (file) =>
+      new Promise((resolve) => {
+        const id = ++next;
+        waiting.set(id, () => resolve());
+        child.send({ id, op: "profile", file } satisfies ServeAsk);
       }),
     stop: async () => {
       if (child.exitCode !== null) return;
@@ -340,7 +358,7 @@ async function deleteTestPackages(c: Client): Promise<void> {
 /** One life of the test package, Porch's collectMetrics: each operation's wall time and forge cost. */
 async function life(c: Client, serve: Serve): Promise<Record<Op, { ms: number; cpu: number; cost: Cost }>> {
   const out = {} as Record<Op, { ms: number; cpu: number; cost: Cost }>;
-  let mark = (await serve.since(0)).length;
+  let mark = await serve.count();
   const measure = async <T>(op: Op, f: () => Promise<T>): Promise<T> => {
     const cpu0 = serve.cpuMs();
     const t0 = performance.now();
@@ -385,14 +403,17 @@ async function life(c: Client, serve: Serve): Promise<Record<Op, { ms: number; c
   return out;
 }
 
-/** Resolves once the forge has answered no request for `quietMs` (the bot done with what it heard). */
+/**
+ * Resolves once serve has answered no request for `quietMs` (the bot done with what it heard: its
+ * requests to the forge, the forge's webhooks to it; the bench asks nothing meanwhile).
+ */
 async function settled(serve: Serve, quietMs = 2_000, maxMs = 180_000): Promise<void> {
   const end = Date.now() + maxMs;
-  let seen = (await serve.since(0)).filter((r) => r.port === serve.forgePort).length;
+  let seen = await serve.count();
   let still = Date.now();
   while (Date.now() < end) {
     await new Promise((r) => setTimeout(r, 250));
-    const now = (await serve.since(0)).filter((r) => r.port === serve.forgePort).length;
+    const now = await serve.count();
     if (now !== seen) {
       seen = now;
       still = Date.now();
@@ -465,7 +486,7 @@ export async function benchPorchIterative(): Promise<IterativeRow[]> {
       let have = 0;
       for (const n of NS) {
         await settled(serve);
-        const from = (await serve.since(0)).length;
+        const from = await serve.count();
         const t0 = performance.now();
         await Promise.all(controls.map((repo) => growControl(c, repo, have, n)));
         const s = (performance.now() - t0) / 1000;
@@ -487,6 +508,7 @@ export async function benchPorchIterative(): Promise<IterativeRow[]> {
         const ms = Object.fromEntries(OPS.map((o) => [o, [] as number[]])) as Record<Op, number[]>;
         const cpu = Object.fromEntries(OPS.map((o) => [o, [] as number[]])) as Record<Op, number[]>;
         const cost = Object.fromEntries(OPS.map((o) => [o, [] as Cost[]])) as Record<Op, Cost[]>;
+        if (PROFILE_DIR) await serve.profile();
         for (let i = 0; i < SAMPLES; i++) {
           const one = await life(c, serve);
           await deleteTestPackages(c);
@@ -496,6 +518,7 @@ export async function benchPorchIterative(): Promise<IterativeRow[]> {
             cost[op].push(one[op].cost);
           }
         }
+        if (PROFILE_DIR) await serve.profile(join(PROFILE_DIR, `lives-repos${repos}-n${n}.cpuprofile`));
         byN.set(n, { ms, cpu, cost });
         console.log(
           `  repos ${repos}, N ${n}: control revisions published in ${s.toFixed(1)} s; load ${loadavg()
