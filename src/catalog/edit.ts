@@ -1,7 +1,7 @@
 import { type Document, isMap, isScalar, isSeq, type YAMLSeq } from "yaml";
 import { CatalogError } from "./errors.js";
 import { findHead, findPackage, reachingHead, upgradePath, upgradesFrom } from "./graph.js";
-import { appendRevision, remember, withoutPackageDeprecation } from "./known.js";
+import { appendRevision, editPackage, knownCatalog, remember, withoutPackageDeprecation } from "./known.js";
 import { parseCatalog } from "./parse.js";
 import {
   CATALOG_FILE,
@@ -41,7 +41,7 @@ export interface AddRevision {
 export function addRevision(text: string, add: AddRevision, file = CATALOG_FILE): CatalogEdit {
   const appended = appendRevision(text, { ...add, channels: add.channels ?? [] });
   if (appended) return appended;
-  return edit(text, file, (catalog, doc) => {
+  return edit(text, file, add.package, (catalog, doc) => {
     let p = catalog.packages.findIndex((x) => x.name === add.package);
     if (p < 0) {
       appendTo(doc, ["packages"], { name: add.package, revisions: [], channels: [] });
@@ -82,7 +82,7 @@ export function promote(
   channel: string,
   file = CATALOG_FILE,
 ): CatalogEdit {
-  return edit(text, file, (catalog, doc) => {
+  return edit(text, file, pkgName, (catalog, doc) => {
     const { pkg, p } = requirePackage(catalog, pkgName);
     if (!pkg.revisions.some((r) => r.revision === revision)) {
       throw new CatalogError(`${pkgName} has no published revision ${revision}`);
@@ -97,7 +97,7 @@ export function promote(
  * over it and it is never offered again. A channel head cannot be skipped: publish a newer revision first.
  */
 export function skip(text: string, pkgName: string, revision: string, file = CATALOG_FILE): CatalogEdit {
-  return edit(text, file, (catalog, doc) => {
+  return edit(text, file, pkgName, (catalog, doc) => {
     const { pkg, p } = requirePackage(catalog, pkgName);
     const holding = pkg.channels.filter((c) => c.entries.some((e) => e.name === revision));
     if (holding.length === 0)
@@ -143,8 +143,8 @@ export function removeRevision(
   revision: string,
   file = CATALOG_FILE,
 ): CatalogEdit {
-  const before = parseCatalog(text, file, { fillDefaultChannels: true }).catalog;
-  const out = edit(text, file, (catalog, doc) => {
+  const before = knownCatalog(text, file);
+  const out = edit(text, file, pkgName, (catalog, doc) => {
     const { pkg, p } = requireRecorded(catalog, pkgName, revision);
     for (const channel of pkg.channels) {
       if (findHead(channel)?.name !== revision) continue;
@@ -185,7 +185,7 @@ export function withdrawRevision(
   revision: string,
   file = CATALOG_FILE,
 ): CatalogEdit {
-  return edit(text, file, (catalog, doc) => {
+  return edit(text, file, pkgName, (catalog, doc) => {
     const { pkg, p } = requireRecorded(catalog, pkgName, revision);
     const emptied: string[] = [];
     pkg.channels.forEach((channel, c) => {
@@ -315,7 +315,7 @@ export function deprecate(
   message: string,
   file = CATALOG_FILE,
 ): CatalogEdit {
-  return edit(text, file, (catalog, doc) => {
+  return edit(text, file, pkgName, (catalog, doc) => {
     const { pkg, p } = requirePackage(catalog, pkgName);
     if (reference.schema === "olm.bundle" && !pkg.revisions.some((r) => r.revision === reference.name)) {
       throw new CatalogError(
@@ -349,7 +349,7 @@ export function undeprecate(
   // a deleted package's mark taken back at its next publish: its lines cut out where the text is known
   const cut = reference.schema === "olm.package" ? withoutPackageDeprecation(text, pkgName) : undefined;
   if (cut) return cut;
-  return edit(text, file, (catalog, doc) => {
+  return edit(text, file, pkgName, (catalog, doc) => {
     const { pkg, p } = requirePackage(catalog, pkgName);
     const d = (pkg.deprecations ?? []).findIndex((x) => sameReference(x.reference, reference));
     if (d < 0) return;
@@ -477,7 +477,18 @@ function appendTo(doc: Document, path: (string | number)[], value: unknown): voi
   doc.setIn(path, seq);
 }
 
-function edit(text: string, file: string, change: (catalog: Catalog, doc: Document) => void): CatalogEdit {
+/**
+ * `change` made to the catalog in `text`: on package `pkgName`'s lines alone where the text is known and
+ * laid out (editPackage), else through the whole file's Document, printed and checked whole.
+ */
+function edit(
+  text: string,
+  file: string,
+  pkgName: string,
+  change: (catalog: Catalog, doc: Document) => void,
+): CatalogEdit {
+  const alone = editPackage(text, file, pkgName, (catalog, doc) => change(structuredClone(catalog), doc));
+  if (alone) return alone;
   const { catalog, document } = parseCatalog(text, file, { fillDefaultChannels: true });
   change(structuredClone(catalog), document);
   const next = document.toString({ lineWidth: 0 });
