@@ -1,8 +1,8 @@
-import { execFile } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { LRUCache } from "lru-cache";
 import { type CatFileObject, CatFileReader, ReaderGone } from "./catfile.js";
+import { runInHelper } from "./helper.js";
 import { historyAsStored, lineBack, type ParentsOf } from "./history.js";
 import { readRef, readRefs } from "./reffiles.js";
 
@@ -47,25 +47,23 @@ const GIT_ENV = {
   LC_ALL: "C",
 };
 
-/** Runs git in a bare repository; rejects with git's stderr. */
-export function runGit(
+/**
+ * Runs git in a bare repository, from the forge's helper process (helper.ts: not forked from the large
+ * process the forge runs in); rejects with git's stderr.
+ */
+export async function runGit(
   gitDir: string,
   args: string[],
   opts: { input?: string | Buffer; env?: Record<string, string>; allowFail?: boolean } = {},
 ): Promise<{ stdout: string; code: number }> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      "git",
-      ["--git-dir", gitDir, ...args],
-      { env: { ...process.env, ...GIT_ENV, ...opts.env }, maxBuffer: 256 * 1024 * 1024, encoding: "utf8" },
-      (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
-        if (err && !opts.allowFail) reject(new Error(`git ${args.join(" ")}: ${stderr || err.message}`));
-        else resolve({ stdout, code });
-      },
-    );
-    if (opts.input !== undefined) child.stdin?.end(opts.input);
-  });
+  const ran = await runInHelper(
+    { file: "git", args: ["--git-dir", gitDir, ...args], env: { ...process.env, ...GIT_ENV, ...opts.env } },
+    opts.input,
+  );
+  const code = ran.code ?? 1;
+  if (code !== 0 && !opts.allowFail)
+    throw new Error(`git ${args.join(" ")}: ${ran.stderr || `exited ${ran.code ?? "on a signal"}`}`);
+  return { stdout: ran.stdout.toString("utf8"), code };
 }
 
 function personFrom(line: string): GitPerson {
@@ -454,14 +452,13 @@ export class GitStore {
       if (!o) throw new Error(`git cat-file blob ${sha}: no such blob`);
       return o.content!;
     }
-    return new Promise((resolve, reject) => {
-      execFile(
-        "git",
-        ["--git-dir", dir, "cat-file", "blob", sha],
-        { env: { ...process.env, ...GIT_ENV }, encoding: "buffer", maxBuffer: 256 * 1024 * 1024 },
-        (err, stdout) => (err ? reject(err) : resolve(stdout)),
-      );
+    const ran = await runInHelper({
+      file: "git",
+      args: ["--git-dir", dir, "cat-file", "blob", sha],
+      env: { ...process.env, ...GIT_ENV },
     });
+    if (ran.code !== 0) throw new Error(`git cat-file blob ${sha}: ${ran.stderr || "failed"}`);
+    return ran.stdout;
   }
 
   /** A commit's parents read through the reader (null: no such commit). */

@@ -1,11 +1,12 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { type IncomingMessage, request, type ServerResponse } from "node:http";
+import { execFile } from "node:child_process";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
 import { accessLevel } from "./access.js";
 import { actorOf, authenticate, type Principal } from "./auth.js";
 import type { ForgeCore } from "./context.js";
 import { onRefChanges, type RefChange } from "./events.js";
 import { ZERO_SHA } from "./git.js";
+import { helperRequest } from "./helper.js";
 import { ApiError } from "./http.js";
 import { atLeast } from "./permission.js";
 
@@ -144,85 +145,9 @@ function runBackend(
 }
 
 /**
- * The small process that runs `git http-backend` for the forge. Linux's fork copies the page tables of
- * the process that forks, and the forge mostly runs inside a large one (`porchlight serve`: the app, the
- * API, their caches): each git request's backend cost that process 15–40 ms of its one event loop before
- * git ran, a third of its CPU in Porch's iterative benchmark, and more as its heap grew. This child holds
- * some 40 MB: the forge sends it each request over loopback HTTP (the CGI environment in a header, the
- * body streamed), it starts the backend and streams back the backend's output as it comes, then its
- * exit code and error output as trailers. Its code is given to `node -e` (no file to find, the same under
- * tsx and from dist); it exits when the forge's process ends, however it ended.
+ * `git http-backend` for one request, run by the forge's helper process (helper.ts): the request's body
+ * streamed to it, its CGI headers made the response's status and headers, its output streamed back.
  */
-const HELPER = `
-process.title = "forge git http-backend";
-const http = require("node:http");
-const { spawn } = require("node:child_process");
-process.on("disconnect", () => process.exit(0));
-const server = http.createServer((req, res) => {
-  let cgi;
-  try {
-    cgi = JSON.parse(Buffer.from(String(req.headers["x-cgi"]), "base64").toString("utf8"));
-  } catch {
-    res.writeHead(400).end();
-    return;
-  }
-  res.writeHead(200, { "content-type": "application/octet-stream", trailer: "x-exit, x-error, x-stderr" });
-  let child;
-  const end = (trailers) => {
-    if (res.writableEnded) return;
-    res.addTrailers(trailers);
-    res.end();
-  };
-  try {
-    child = spawn(cgi.backend, [], { env: cgi.env, stdio: ["pipe", "pipe", "pipe"] });
-  } catch (e) {
-    return end({ "x-error": encodeURIComponent(String((e && e.message) || e)) });
-  }
-  const err = [];
-  child.stderr.on("data", (d) => err.push(d));
-  child.stdin.on("error", () => {});
-  req.on("error", () => {});
-  res.on("error", () => {});
-  req.pipe(child.stdin);
-  // the forge's client gone: the backend stopped (git leaves refs untouched for an incomplete pack)
-  res.on("close", () => { if (!res.writableFinished) child.kill("SIGTERM"); });
-  child.stdout.on("data", (d) => res.write(d));
-  child.on("error", (e) => end({ "x-error": encodeURIComponent(e.message) }));
-  child.on("close", (code) =>
-    end({ "x-exit": String(code), "x-stderr": Buffer.concat(err).toString("base64") }),
-  );
-});
-server.listen(0, "127.0.0.1", () => process.send({ port: server.address().port }));
-`;
-
-/** The helper's port, started on the first git request of this process (and again if it ended). */
-let helper: { child: ChildProcess; port: Promise<number> } | undefined;
-
-function helperPort(): Promise<number> {
-  if (helper && helper.child.exitCode === null && helper.child.signalCode === null) return helper.port;
-  const child = spawn(process.execPath, ["-e", HELPER], {
-    stdio: ["ignore", "ignore", "inherit", "ipc"],
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp" },
-  });
-  const port = new Promise<number>((resolve, reject) => {
-    child.once("message", (m: { port: number }) => resolve(m.port));
-    child.once("error", reject);
-    child.once("exit", (code, signal) =>
-      reject(new Error(`the forge's git http-backend helper exited (${signal ?? `code ${code}`})`)),
-    );
-  });
-  port.catch(() => undefined);
-  // the forge's process exits when its own work is done: the helper keeps nothing alive
-  child.unref();
-  child.channel?.unref();
-  const started = { child, port };
-  child.on("exit", () => {
-    if (helper === started) helper = undefined;
-  });
-  helper = started;
-  return port;
-}
-
 function spawnBackend(
   backend: string,
   req: IncomingMessage,
@@ -249,9 +174,9 @@ function spawnBackend(
   if (req.headers["content-length"]) env.CONTENT_LENGTH = req.headers["content-length"];
   if (req.headers["content-encoding"]) env.HTTP_CONTENT_ENCODING = String(req.headers["content-encoding"]);
   if (req.headers["git-protocol"]) env.GIT_PROTOCOL = String(req.headers["git-protocol"]);
-  const cgi = Buffer.from(JSON.stringify({ backend, env })).toString("base64");
-  return helperPort().then(
-    (port) =>
+  // run from the forge's small helper process, not forked from this large one (helper.ts)
+  return helperRequest({ file: backend, args: [], env }).then(
+    (proxy) =>
       new Promise<number>((resolve) => {
         let status = 200;
         let headerBuf = Buffer.alloc(0);
@@ -261,7 +186,6 @@ function spawnBackend(
           else res.destroy();
           resolve(500);
         };
-        const proxy = request({ host: "127.0.0.1", port, method: "POST", headers: { "x-cgi": cgi } });
         proxy.on("error", (err) => failed(`git http-backend failed: ${err.message}\n`));
         req.on("error", () => undefined);
         res.on("error", () => undefined);
