@@ -355,20 +355,39 @@ async function deleteTestPackages(c: Client): Promise<void> {
   }
 }
 
+/** An operation's wall time, serve's CPU, the other processes' CPU (git, its helpers), and forge cost. */
+interface Measured {
+  ms: number;
+  cpu: number;
+  others: number;
+  cost: Cost;
+}
+
+/** The CPU time every process of the machine has used (user, nice, system of /proc/stat's `cpu` line). */
+function machineCpuMs(): number {
+  const fields = readFileSync("/proc/stat", "utf8").split("\n", 1)[0]?.trim().split(/\s+/) ?? [];
+  // in ticks of 10 ms
+  return (Number(fields[1]) + Number(fields[2]) + Number(fields[3])) * 10;
+}
+
 /** One life of the test package, Porch's collectMetrics: each operation's wall time and forge cost. */
-async function life(c: Client, serve: Serve): Promise<Record<Op, { ms: number; cpu: number; cost: Cost }>> {
-  const out = {} as Record<Op, { ms: number; cpu: number; cost: Cost }>;
+async function life(c: Client, serve: Serve): Promise<Record<Op, Measured>> {
+  const out = {} as Record<Op, Measured>;
   let mark = await serve.count();
   const measure = async <T>(op: Op, f: () => Promise<T>): Promise<T> => {
     const cpu0 = serve.cpuMs();
+    const machine0 = machineCpuMs();
+    const own0 = process.cpuUsage();
     const t0 = performance.now();
     const started = performance.timeOrigin + t0;
     const v = await f();
     const ms = performance.now() - t0;
     const cpu = serve.cpuMs() - cpu0;
+    const own = process.cpuUsage(own0);
+    const others = machineCpuMs() - machine0 - cpu - (own.user + own.system) / 1000;
     const log = await serve.since(mark);
     mark += log.length;
-    out[op] = { ms, cpu, cost: costOf(serve, log) };
+    out[op] = { ms, cpu, others, cost: costOf(serve, log) };
     if (TRACE)
       console.log(
         `${op}: ${ms.toFixed(0)} ms\n`,
@@ -480,7 +499,12 @@ export async function benchPorchIterative(): Promise<IterativeRow[]> {
       const c = client(serve.caller.kubeconfig);
       const byN = new Map<
         number,
-        { ms: Record<Op, number[]>; cpu: Record<Op, number[]>; cost: Record<Op, Cost[]> }
+        {
+          ms: Record<Op, number[]>;
+          cpu: Record<Op, number[]>;
+          others: Record<Op, number[]>;
+          cost: Record<Op, Cost[]>;
+        }
       >();
       const publishCost = new Map<number, { caller: number; app: number; perRevision: number; s: number }>();
       let have = 0;
@@ -507,6 +531,7 @@ export async function benchPorchIterative(): Promise<IterativeRow[]> {
         have = n;
         const ms = Object.fromEntries(OPS.map((o) => [o, [] as number[]])) as Record<Op, number[]>;
         const cpu = Object.fromEntries(OPS.map((o) => [o, [] as number[]])) as Record<Op, number[]>;
+        const others = Object.fromEntries(OPS.map((o) => [o, [] as number[]])) as Record<Op, number[]>;
         const cost = Object.fromEntries(OPS.map((o) => [o, [] as Cost[]])) as Record<Op, Cost[]>;
         if (PROFILE_DIR) await serve.profile();
         for (let i = 0; i < SAMPLES; i++) {
@@ -515,11 +540,12 @@ export async function benchPorchIterative(): Promise<IterativeRow[]> {
           for (const op of OPS) {
             ms[op].push(one[op].ms);
             cpu[op].push(one[op].cpu);
+            others[op].push(one[op].others);
             cost[op].push(one[op].cost);
           }
         }
         if (PROFILE_DIR) await serve.profile(join(PROFILE_DIR, `lives-repos${repos}-n${n}.cpuprofile`));
-        byN.set(n, { ms, cpu, cost });
+        byN.set(n, { ms, cpu, others, cost });
         console.log(
           `  repos ${repos}, N ${n}: control revisions published in ${s.toFixed(1)} s; load ${loadavg()
             .map((l) => l.toFixed(1))
@@ -547,6 +573,7 @@ export async function benchPorchIterative(): Promise<IterativeRow[]> {
         for (const n of NS) row[`ms N=${n}`] = Math.round(mean(byN.get(n)?.ms[op] ?? []));
         row.growth = `${(mean(byN.get(last)?.ms[op] ?? []) / Math.max(1, mean(byN.get(first)?.ms[op] ?? []))).toFixed(2)}×`;
         row["serve CPU ms"] = NS.map((n) => Math.round(mean(byN.get(n)?.cpu[op] ?? []))).join(" → ");
+        row["others' CPU ms"] = NS.map((n) => Math.round(mean(byN.get(n)?.others[op] ?? []))).join(" → ");
         for (const n of [first, last])
           row[`caller+app N=${n}`] = fmtCost(avgCost(byN.get(n)?.cost[op] ?? []));
         rows.push(row);
@@ -563,6 +590,9 @@ export async function benchPorchIterative(): Promise<IterativeRow[]> {
       total.growth = `${(Number(total[`ms N=${last}`]) / Math.max(1, Number(total[`ms N=${first}`]))).toFixed(2)}×`;
       total["serve CPU ms"] = NS.map((n) =>
         Math.round(OPS.reduce((s, op) => s + mean(byN.get(n)?.cpu[op] ?? []), 0)),
+      ).join(" → ");
+      total["others' CPU ms"] = NS.map((n) =>
+        Math.round(OPS.reduce((s, op) => s + mean(byN.get(n)?.others[op] ?? []), 0)),
       ).join(" → ");
       for (const n of [first, last]) total[`caller+app N=${n}`] = fmtCost(lifeCost(n));
       rows.push(total);

@@ -10,6 +10,7 @@ import {
 } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
+import { testSize } from "../util/test-size.js";
 import { until } from "../util/waits.js";
 import { type ServeWorld, serveWorld } from "./serve-world.js";
 
@@ -22,8 +23,11 @@ const PV = {
 };
 const REVISIONS = "/apis/porch.kpt.dev/v1alpha1/namespaces/acme/packagerevisions";
 const MERGE = setHeaderOptions("Content-Type", PatchStrategy.MergePatch);
-/** Create → propose → approve cycles, run as LANES controllers at once. */
-const CYCLES = 50;
+/**
+ * Create → propose → approve cycles, run as LANES controllers at once: fifteen in `npm test` (three a
+ * lane, each lane's later cycles meeting the others' publishes), fifty in `npm run test:full`.
+ */
+const CYCLES = testSize("PORCHLIGHT_TRUST_CYCLES", 15, 50);
 const LANES = 5;
 
 type Revision = KubernetesObject & {
@@ -102,7 +106,7 @@ describe("Porch's API keeps the Kubernetes contract while the bot works beside i
     });
   };
 
-  it("fifty create → propose → approve cycles while the bot fans out and renders: one object per name, a publish MODIFIED, never DELETED, each answer what the next GET reads", async () => {
+  it(`${CYCLES} create → propose → approve cycles while the bot fans out and renders: one object per name, a publish MODIFIED, never DELETED, each answer what the next GET reads`, async () => {
     const { kc, api } = w.kube("reviewer");
     const events: { type: string; name: string; uid: string; lifecycle: string }[] = [];
     const informer = makeInformer<Revision>(kc, REVISIONS, () => api.listNamespacedCustomObject(PR));
