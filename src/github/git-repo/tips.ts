@@ -29,7 +29,13 @@ function tipFile(gitDir: string, branchRef: string): string {
 
 /**
  * The commits the clone holds whole (tips: each fetched or pushed with all it reaches), branch `src`'s
- * own first, then other branches' up to HAVES_OFFERED.
+ * own first, then the other branches' most recently fetched or pushed, up to HAVES_OFFERED. The server
+ * sends what the wanted commit reaches less what the offered ones reach: a new draft, branched from
+ * the base branch a moment ago, needs the base branch's tip or a recent draft's offered, not the tips
+ * of drafts published long before. Taken in the folder's order, the 31 offered of a repository's
+ * hundreds of tips were any, mostly old: in Porch's iterative test at 100 revisions a registration,
+ * each fetch's pack held the history since the newest of them, and the forge's pack-objects took 35 ms
+ * a fetch instead of 2.
  */
 export async function tipsOffered(gitDir: string, src: string): Promise<string[]> {
   const own = tipFile(gitDir, src);
@@ -39,12 +45,18 @@ export async function tipsOffered(gitDir: string, src: string): Promise<string[]
       () => "",
     );
   const names = await readdir(tipsDir(gitDir)).catch(() => [] as string[]);
-  const others = names
-    .filter((n) => !n.startsWith("."))
-    .map((n) => join(tipsDir(gitDir), n))
-    .filter((f) => f !== own)
-    .slice(0, HAVES_OFFERED - 1);
-  const shas = await Promise.all([own, ...others].map(read));
+  const others = await Promise.all(
+    names
+      .filter((n) => !n.startsWith("."))
+      .map((n) => join(tipsDir(gitDir), n))
+      .filter((f) => f !== own)
+      .map(async (file) => ({ file, at: (await stat(file).catch(() => undefined))?.mtimeMs ?? 0 })),
+  );
+  const newest = others
+    .sort((a, b) => b.at - a.at)
+    .slice(0, HAVES_OFFERED - 1)
+    .map((o) => o.file);
+  const shas = await Promise.all([own, ...newest].map(read));
   return [...new Set(shas.filter((s) => COMMIT_ID.test(s)))];
 }
 
