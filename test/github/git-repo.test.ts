@@ -390,6 +390,41 @@ describe("GitRepo", () => {
     expect(await bot.fetch("main")).toBe((third as { sha: string }).sha);
     expect(received() - before).toBeLessThanOrEqual(4);
   });
+
+  it("fetches a commit by its id by what it lacks only: the server packs the next one by id, not the history since the branches fetched by name", async () => {
+    const files = (edit: string) =>
+      Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`app/f${i}.yaml`, `n: ${i}${edit}\n`]));
+    let head = await commitSha(files(""));
+    const bot = new GitRepo(`file://${remote}`, join(dir, "bot"), async () => ({}));
+    expect(await bot.fetch("main")).toBe(head);
+    // five commits on main, each a file changed, fetched by the last one's id (a merge to tag, say)
+    for (let i = 1; i <= 5; i++)
+      head = await commitSha({ ...files(""), [`app/f${i}.yaml`]: `n: v${i}\n` }, head);
+    expect(await bot.fetch(head)).toBe(head);
+    // then one more by its id, what the server packs for it read from git's own trace (trace2, which git
+    // reads from the global configuration: a HOME of the test's own for this fetch)
+    const next = await commitSha(
+      { ...files(""), "app/f5.yaml": "n: v5\n", "app/f9.yaml": "n: next\n" },
+      head,
+    );
+    const home = join(dir, "home");
+    const traces = join(dir, "traces");
+    mkdirSync(traces, { recursive: true });
+    mkdirSync(home, { recursive: true });
+    writeFileSync(join(home, ".gitconfig"), `[trace2]\n\tperfTarget = ${traces}\n`, { flag: "w" });
+    const was = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      expect(await bot.fetch(next)).toBe(next);
+    } finally {
+      process.env.HOME = was;
+    }
+    const packed = readdirSync(traces)
+      .map((f) => readFileSync(join(traces, f), "utf8"))
+      .flatMap((t) => [...t.matchAll(/write_pack_file\/wrote:(\d+)/g)].map((m) => Number(m[1])));
+    // its blob, two trees and the commit
+    expect(packed).toEqual([4]);
+  });
 });
 
 function git(gitDir: string, ...args: string[]): string {

@@ -4,7 +4,7 @@ import { type CacheClone, COMMIT_ID } from "./clone.js";
 import { fetchBranchInProcess, type InProcessUse, inProcess } from "./in-process.js";
 import { listRefs } from "./refs.js";
 import { remote } from "./remote.js";
-import { takeLooseRef } from "./tips.js";
+import { keepFetched, takeLooseRef } from "./tips.js";
 
 /**
  * Makes `ref` (a branch or tag name, a full ref, or a commit SHA) available in the clone; returns its
@@ -21,6 +21,7 @@ export async function fetchRef(clone: CacheClone, use: InProcessUse, ref: string
   if (isSha) {
     // A commit named by its id needs no ref to find it by: the objects alone are fetched.
     await remote(clone, ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", clone.url, ref]);
+    await keepFetched(clone.gitDir, ref);
     clone.held(ref);
     return ref;
   }

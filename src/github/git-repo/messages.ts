@@ -1,6 +1,7 @@
 import { GitCommandError } from "../git-process.js";
 import type { CacheClone } from "./clone.js";
 import { remote } from "./remote.js";
+import { keepFetched } from "./tips.js";
 
 /**
  * The messages of commits `shas`, fetched first where this clone lacks them (one fetch for all):
@@ -20,6 +21,7 @@ export async function commitMessages(
     await remote(clone, ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", clone.url, ...missing]);
     const gone = await readMessages(clone, missing, out);
     if (gone.length > 0) throw new GitCommandError(["log"], 128, `fatal: bad object ${gone[0]}\n`, "missing");
+    for (const sha of missing) await keepFetched(clone.gitDir, sha);
   }
   return out;
 }
