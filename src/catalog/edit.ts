@@ -487,7 +487,7 @@ function edit(
   pkgName: string,
   change: (catalog: Catalog, doc: Document) => void,
 ): CatalogEdit {
-  const alone = editPackage(text, file, pkgName, (catalog, doc) => change(structuredClone(catalog), doc));
+  const alone = editPackage(text, file, pkgName, change);
   if (alone) return alone;
   const { catalog, document } = parseCatalog(text, file, { fillDefaultChannels: true });
   change(structuredClone(catalog), document);

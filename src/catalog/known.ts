@@ -43,8 +43,8 @@ interface Known {
 /**
  * Where each package is in the text, by name: its item's lines, the end of its `revisions` and of each
  * channel's `entries`, and the lines of its `deprecations` when they hold the package's deprecation alone
- * (a deleted package's mark, which its next publish takes back). `header` is the text before the first
- * package's item (the schema, `packages:`, comments).
+ * (a deleted package's mark, which its next publish takes back). `header` is where the first package's
+ * item starts, the text before it the schema, `packages:` and comments; -1 where that item is not laid out.
  */
 interface Layout {
   header: number;
@@ -303,7 +303,7 @@ function movedPlace(place: Place, moved: (at: number) => number): Place {
  * new item would go before).
  */
 function layoutOf(text: string, document: Document): Layout {
-  const layout: Layout = { header: text.length, packages: new Map() };
+  const layout: Layout = { header: -1, packages: new Map() };
   const packages = document.get("packages", true);
   if (!isSeq(packages)) return layout;
   for (const pkg of packages.items) {
@@ -311,7 +311,8 @@ function layoutOf(text: string, document: Document): Layout {
     const name = pkg.get("name");
     if (typeof name !== "string") continue;
     const item = itemLines(text, pkg, true);
-    if (item && item.from < layout.header) layout.header = item.from;
+    // the header is what comes before the first package, where that package is laid out
+    if (pkg === packages.items[0]) layout.header = item?.from ?? -1;
     const revisions = seqEnd(text, pkg.get("revisions", true));
     const channels = new Map<string, SeqEnd>();
     const listed = pkg.get("channels", true);
@@ -329,10 +330,6 @@ function layoutOf(text: string, document: Document): Layout {
       ...(packageDeprecation ? { packageDeprecation } : {}),
     });
   }
-  // the header is what comes before the first package, and only where it is laid out
-  const first = packages.items[0];
-  if (!isMap(first) || layout.packages.get(String(first.get("name")))?.item?.from !== layout.header)
-    layout.header = -1;
   return layout;
 }
 
