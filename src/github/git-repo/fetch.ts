@@ -21,7 +21,7 @@ export async function fetchRef(clone: CacheClone, use: InProcessUse, ref: string
   if (isSha) {
     // A commit named by its id needs no ref to find it by: the objects alone are fetched.
     await remote(clone, ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", clone.url, ref]);
-    await keepFetched(clone.gitDir, ref);
+    await keepFetched(clone.gitDir, [ref]);
     clone.held(ref);
     return ref;
   }

@@ -21,7 +21,7 @@ export async function commitMessages(
     await remote(clone, ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", clone.url, ...missing]);
     const gone = await readMessages(clone, missing, out);
     if (gone.length > 0) throw new GitCommandError(["log"], 128, `fatal: bad object ${gone[0]}\n`, "missing");
-    for (const sha of missing) await keepFetched(clone.gitDir, sha);
+    await keepFetched(clone.gitDir, missing);
   }
   return out;
 }

@@ -92,17 +92,20 @@ export async function keepTip(gitDir: string, branchRef: string, sha: string): P
 const FETCHED_SLOTS = 8;
 
 /**
- * Commit `sha` (or a tag of one), just fetched by its id (a merge to tag, a commit whose message is
- * read, a configuration's commit), complete with its history as a fetch leaves it, kept as a tip in one of FETCHED_SLOTS (by its id, so the newest overwrites an older one).
- * Nothing else named it: the clone's refs stayed the tips of the branches fetched by name, so the next
- * `git fetch` by id — of its child, a moment later — had only those to offer git's negotiation, and got
- * the history since the newest of them again: in Porch's iterative test at 60 revisions a registration,
- * fetches of 500–600 objects, each costing the server 130–170 ms of `pack-objects`, growing with every
- * revision published.
+ * Commits (or tags of them) just fetched by their ids (a merge to tag, commits whose messages are read, a
+ * configuration's commit), complete with their history as a fetch leaves them, kept as tips in
+ * FETCHED_SLOTS slots chosen by id, the newest in a slot replacing the one before: at most one write a
+ * slot, however many were fetched. Nothing else named them: the clone's refs stayed the tips of the
+ * branches fetched by name, so the next `git fetch` by id — of a child, a moment later — had only those
+ * to offer git's negotiation, and got the history since the newest of them again. As Porch's iterative
+ * test grew to 100 revisions a registration, such fetches packed 500–600 objects, each costing the
+ * server 130–170 ms of `pack-objects`.
  */
-export async function keepFetched(gitDir: string, sha: string): Promise<void> {
-  if (!COMMIT_ID.test(sha)) return;
-  await keepTip(gitDir, `fetched by id ${Number.parseInt(sha.slice(0, 4), 16) % FETCHED_SLOTS}`, sha);
+export async function keepFetched(gitDir: string, shas: readonly string[]): Promise<void> {
+  const bySlot = new Map<number, string>();
+  for (const sha of shas)
+    if (COMMIT_ID.test(sha)) bySlot.set(Number.parseInt(sha.slice(0, 4), 16) % FETCHED_SLOTS, sha);
+  await Promise.all([...bySlot].map(([slot, sha]) => keepTip(gitDir, `fetched by id ${slot}`, sha)));
 }
 
 /** Tips neither fetched nor pushed for TIP_DAYS go, so that git may let their objects go too. */
