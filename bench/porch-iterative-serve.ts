@@ -24,12 +24,15 @@ export interface ServedRequest {
   ms: number;
 }
 
-export type ServeAsk =
-  | { id: number; op: "since"; from: number }
+/** What the bench asks this process over IPC; answered as `{ id, value }`. */
+export type ServeQuestion =
+  | { op: "since"; from: number }
   /** How many requests the log holds (the log itself is not sent: at N = 100 it is thousands long). */
-  | { id: number; op: "count" }
+  | { op: "count" }
   /** Start V8's CPU profiler in this process; with `file`, stop it and write the profile there. */
-  | { id: number; op: "profile"; file?: string };
+  | { op: "profile"; file?: string };
+
+export type ServeAsk = ServeQuestion & { id: number };
 
 const served: ServedRequest[] = [];
 

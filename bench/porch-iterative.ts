@@ -5,7 +5,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { CustomObjectsApi, KubeConfig, type KubernetesObject } from "@kubernetes/client-node";
 import { FROM_SOURCE } from "../test/e2e/serve-child.js";
-import type { ServeAsk, ServedRequest } from "./porch-iterative-serve.js";
+import type { ServeAsk, ServedRequest, ServeQuestion } from "./porch-iterative-serve.js";
 
 /**
  * Porch's iterative performance test (nephio-project/porch, test/e2e/performance/iterative_test.go),
@@ -144,6 +144,13 @@ async function startServe(data: string): Promise<Serve> {
     waiting.get(m.id)?.(m.value);
     waiting.delete(m.id);
   });
+  /** Serve's answer to `question` over IPC (porch-iterative-serve.ts). */
+  const ask = <T>(question: ServeQuestion) =>
+    new Promise<T>((resolve) => {
+      const id = ++next;
+      waiting.set(id, resolve);
+      child.send({ id, ...question } satisfies ServeAsk);
+    });
   const forgeUrl = /forge: (\S+) /.exec(out)?.[1] ?? "";
   const user = (login: string) => new RegExp(`^ {2}${login}\\t[^\\t]+\\t(\\S+)$`, "m").exec(out)?.[1] ?? "";
   const kubeconfig = /for maintainer \(\S+\): (\S+)/.exec(out)?.[1] ?? "";
@@ -158,24 +165,9 @@ async function startServe(data: string): Promise<Serve> {
       // utime and stime, fields 14 and 15 of stat (11 and 12 after the command's name), in ticks of 10 ms
       return (Number(fields[11]) + Number(fields[12])) * 10;
     },
-    since: (from) =>
-      new Promise((resolve) => {
-        const id = ++next;
-        waiting.set(id, resolve);
-        child.send({ id, op: "since", from } satisfies ServeAsk);
-      }),
-    count: () =>
-      new Promise((resolve) => {
-        const id = ++next;
-        waiting.set(id, resolve);
-        child.send({ id, op: "count" } satisfies ServeAsk);
-      }),
-    profile: (file) =>
-      new Promise((resolve) => {
-        const id = ++next;
-        waiting.set(id, () => resolve());
-        child.send({ id, op: "profile", file } satisfies ServeAsk);
-      }),
+    since: (from) => ask({ op: "since", from }),
+    count: () => ask({ op: "count" }),
+    profile: (file) => ask({ op: "profile", file }),
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((done) => child.once("exit", done));
