@@ -116,7 +116,7 @@ function registered(env: PorchEnv, full: string | undefined): ({ name: string } 
 }
 
 /** `path` (a package's directory in the repository) as a package of `directory`, or undefined outside it. */
-function packageIn(directory: string, path: string): string | undefined {
+export function packageIn(directory: string, path: string): string | undefined {
   if (directory === "") return path;
   return path.startsWith(`${directory}/`) ? path.slice(directory.length + 1) : undefined;
 }

@@ -5,7 +5,13 @@ import { LRUCache } from "lru-cache";
 import type { AnswerCache } from "../github/conditional.js";
 import { DefaultBranchFiles } from "../github/default-branch-files.js";
 import type { DraftPullsMemo } from "../jobs/publish/merged-drafts.js";
-import { DRAFT_PREFIX, indexRefs, type PackageRevision, parseRevisionTag } from "../lifecycle/index.js";
+import {
+  DRAFT_PREFIX,
+  indexRefs,
+  type PackageRevision,
+  parseDraftBranch,
+  parseRevisionTag,
+} from "../lifecycle/index.js";
 import type { PorchTask, PublishInfo } from "../lifecycle/kpt-trailer.js";
 import type { RefInfo } from "../lifecycle/refs.js";
 import type { HeardNotice } from "../queue/redis-notices.js";
@@ -26,6 +32,7 @@ import { RepoMetadataMemo } from "./repo-metadata.js";
 import {
   openRepository,
   type PorchEnv,
+  packageIn,
   type Registration,
   type RepoState,
   type Repository,
@@ -199,12 +206,28 @@ const SETTLE_MS = 25;
 
 const now = () => performance.now();
 
-/** The commits of refs that are package revisions (draft branches, revision tags) not in `known`. */
-function newRevisionCommits(refs: readonly RefInfo[], known: ReadonlySet<string>): string[] {
+/**
+ * The commits of refs that are package revisions of a registration (draft branches and revision tags of
+ * packages in its `directory`) not in `known`. Another registration's revisions in the same repository
+ * (Porch's layout: one repository, a registration a directory) are never this one's to read: counted,
+ * every read of a registration asked for the messages of all the others' revisions again.
+ */
+export function newRevisionCommits(
+  refs: readonly RefInfo[],
+  known: ReadonlySet<string>,
+  directory: string,
+): string[] {
   const { branches, tags } = indexRefs(refs);
   const shas = new Set<string>();
-  for (const [branch, sha] of branches) if (branch.startsWith(DRAFT_PREFIX)) shas.add(sha);
-  for (const [tag, sha] of tags) if (parseRevisionTag(tag).ok) shas.add(sha);
+  const mine = (pkg: string) => packageIn(directory, pkg) !== undefined;
+  for (const [branch, sha] of branches) {
+    const draft = branch.startsWith(DRAFT_PREFIX) ? parseDraftBranch(branch) : undefined;
+    if (draft?.ok && mine(draft.value.package)) shas.add(sha);
+  }
+  for (const [tag, sha] of tags) {
+    const revision = parseRevisionTag(tag);
+    if (revision.ok && mine(revision.value.package)) shas.add(sha);
+  }
   return [...shas].filter((sha) => !known.has(sha));
 }
 
@@ -663,10 +686,12 @@ export class RevisionIndex {
     reader: Reader,
     ns: string,
     registrations?: ReadonlyMap<string, Registration>,
-    known?: ReadonlySet<string>,
+    read?: { known: ReadonlySet<string>; directory: string },
   ): PorchEnv {
     return {
-      ...(known ? { prefetch: (refs: readonly RefInfo[]) => newRevisionCommits(refs, known) } : {}),
+      ...(read
+        ? { prefetch: (refs: readonly RefInfo[]) => newRevisionCommits(refs, read.known, read.directory) }
+        : {}),
       draftPulls: this.#draftPulls,
       token: reader.token,
       apiUrl: this.settings.apiUrl,
@@ -713,7 +738,7 @@ export class RevisionIndex {
     if (!registry || !registration) return;
     // the commits of revisions not read before, fetched with the base branch's
     const known = new Set(state.repos.get(name)?.read?.revisions.map((r) => r.rev.sha));
-    const env = this.#env(reader, ns, registry.registrations, known);
+    const env = this.#env(reader, ns, registry.registrations, { known, directory: registration.directory });
     await mkdir(env.cacheDir, { recursive: true });
     let repo: Repository;
     let loaded: RepoState;
