@@ -5,6 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { blobId, PACK_FROM } from "../../src/github/git-objects.js";
+import { CacheClone } from "../../src/github/git-repo/clone.js";
+import { tidy } from "../../src/github/git-repo/remote.js";
 import { GitRepo } from "../../src/github/git-repo.js";
 import { GitObjectCache } from "../../src/github/object-cache.js";
 import { treeFromText, treeToText } from "../../src/kpt/tree.js";
@@ -425,12 +427,61 @@ describe("GitRepo", () => {
     // its blob, two trees and the commit
     expect(packed).toEqual([4]);
   });
+
+  it("tidied, a clone keeps a commit-graph with the paths each commit changed, and reads history the same through it", async () => {
+    const base = { "app/Kptfile": "a\n", "web/Kptfile": "w\n", "README.md": "r\n" };
+    const a = await commitSha(base);
+    const b = await commitSha({ ...base, "app/Kptfile": "a2\n" }, a);
+    const c = await commitSha({ ...base, "app/Kptfile": "a2\n", "web/Kptfile": "w2\n" }, b);
+    const draft = await commitSha(
+      { ...base, "app/Kptfile": "a3\n", "web/Kptfile": "w2\n" },
+      c,
+      "drafts/app/v3",
+    );
+    const bot = new GitRepo(`file://${remote}`, join(dir, "bot"), async () => ({}));
+    await bot.fetch(draft);
+    const read = async (head: string) => ({
+      history: (await bot.history(head, 10)).map((h) => h.sha),
+      last: Object.fromEntries(await bot.lastChanges(head, ["app", "web", "absent"])),
+    });
+    const before = await read(draft);
+    expect(before).toEqual({ history: [draft, c, b, a], last: { app: draft, web: c } });
+
+    const gitDir = cloneIn("bot");
+    await tidy(new CacheClone(`file://${remote}`, join(dir, "bot"), async () => ({}), undefined, false));
+    expect(graphLayers(gitDir)).toEqual([{ bloom: true }]);
+    git(gitDir, "commit-graph", "verify");
+    expect(await read(draft)).toEqual(before);
+
+    // a commit made after the graph was written: read from its object, the ones before it from the graph
+    const d = await commitSha({ ...base, "app/Kptfile": "a2\n", "web/Kptfile": "w3\n" }, c);
+    await bot.fetch(d);
+    expect(await read(d)).toEqual({ history: [d, c, b, a], last: { app: b, web: d } });
+    // tidied again: the new commit written too, with its changed paths
+    await tidy(new CacheClone(`file://${remote}`, join(dir, "bot"), async () => ({}), undefined, false));
+    expect(graphLayers(gitDir).every((l) => l.bloom)).toBe(true);
+    git(gitDir, "commit-graph", "verify");
+    expect(git(gitDir, "commit-graph", "verify", "--shallow")).toBe("");
+    expect(await read(d)).toEqual({ history: [d, c, b, a], last: { app: b, web: d } });
+  });
 });
 
 function git(gitDir: string, ...args: string[]): string {
   return execFileSync("git", args, { env: { ...process.env, GIT_DIR: gitDir } })
     .toString("utf8")
     .trim();
+}
+
+/**
+ * The layers of a clone's split commit-graph (the chain's files, oldest first), each with whether it holds
+ * the paths its commits changed (the Bloom filter chunk, `BDAT`).
+ */
+function graphLayers(gitDir: string): { bloom: boolean }[] {
+  const graphs = join(gitDir, "objects/info/commit-graphs");
+  return readFileSync(join(graphs, "commit-graph-chain"), "utf8")
+    .trim()
+    .split("\n")
+    .map((id) => ({ bloom: readFileSync(join(graphs, `graph-${id}.graph`)).includes("BDAT") }));
 }
 
 /** Every blob a repository holds, loose or packed. */

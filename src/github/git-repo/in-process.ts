@@ -2,8 +2,8 @@ import { fetchPackHttp, lsRefHttp, packObjects } from "../git-fetch-http.js";
 import { GitCommandError } from "../git-process.js";
 import type { CacheClone } from "./clone.js";
 import type { NotV2Servers } from "./not-v2.js";
-import { maintenanceDue, withHeaders } from "./remote.js";
-import { keepTip, pruneTips, tipsOffered } from "./tips.js";
+import { maintenanceDue, tidy, withHeaders } from "./remote.js";
+import { keepTip, tipsOffered } from "./tips.js";
 
 /** What a GitRepo asks over smart HTTP in this process rather than of git (its constructor says which). */
 export interface InProcessUse {
@@ -67,12 +67,9 @@ export async function fetchBranchInProcess(clone: CacheClone, src: string): Prom
     }
     await keepTip(clone.gitDir, src, sha);
     clone.held(sha);
-    // what `git fetch` does after one fetch in MAINTENANCE_EVERY (remote.ts): the loose objects and
-    // small packs written here are packed together in time
-    if (maintenanceDue()) {
-      await pruneTips(clone.gitDir);
-      await clone.git(["maintenance", "run", "--auto", "--quiet"]);
-    }
+    // tidied after one fetch in MAINTENANCE_EVERY, as after git's (remote.ts): the loose objects and
+    // small packs written here are packed together in time, the commit-graph kept up
+    if (maintenanceDue()) await tidy(clone);
     return sha;
   });
 }
