@@ -73,6 +73,7 @@ export class DiskCache implements AnswerCache {
     const who = digest(`porchlight token ${token}`).slice(0, 32);
     const keyOf = (url: string, accept: string) => `${who} ${accept} ${url}`;
     return {
+      who,
       lookup: (url, accept) => {
         const key = keyOf(url, accept);
         return keptAnswer(this.read("answers", digest(key), key));

@@ -27,6 +27,7 @@ export class ConditionalCache implements AnswerCache {
     const prefix = createHash("sha256").update(token).digest("hex").slice(0, 24);
     const key = (url: string, accept: string) => `${prefix} ${accept} ${url}`;
     return {
+      who: prefix,
       lookup: (url, accept) => this.kept.get(key(url, accept)),
       keep: (url, accept, answer) => {
         if (answer.etag === undefined) return;

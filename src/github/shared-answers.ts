@@ -29,6 +29,7 @@ export class SharedAnswers implements AnswerCache {
     const keyOf = (url: string, accept: string) =>
       `${this.prefix}:api:answers:${who}:${createHash("sha1").update(`${accept}\n${url}`).digest("hex")}`;
     return {
+      who: mine.who,
       lookup: async (url, accept) => {
         const held = await mine.lookup(url, accept);
         const key = keyOf(url, accept);

@@ -1,5 +1,7 @@
+import { Octokit } from "@octokit/rest";
 import { type Forge, startForge } from "@porchlight/forge";
 import { afterEach, describe, expect, it } from "vitest";
+import { conditionalGets } from "../../src/github/conditional.js";
 import { ConditionalCache } from "../../src/github/conditional-cache.js";
 import { tokenOctokit } from "../../src/github/octokit.js";
 
@@ -90,3 +92,134 @@ describe("GETs asked again as conditional requests (ConditionalCache)", () => {
     expect(s.statuses("alice")).toEqual([200, 200]);
   });
 });
+
+describe("the same GETs asked at once (conditionalGets' flights)", () => {
+  it("asks GitHub once for the same GETs made together, each caller its own copy", async () => {
+    const s = await stage();
+    const cache = new ConditionalCache();
+    // three registrations of one repository read at once, each through a client of its own
+    const [a, b, c] = await Promise.all([1, 2, 3].map(() => s.client(s.alice, cache).rest.repos.get(repo)));
+    expect(s.statuses("alice")).toEqual([200]);
+    expect([a, b, c].map((x) => x?.data.description)).toEqual(["first", "first", "first"]);
+    if (a) a.data.description = "scribbled";
+    expect([b, c].map((x) => x?.data.description)).toEqual(["first", "first"]);
+    // another token's same GET is its own
+    await Promise.all([
+      s.client(s.alice, cache).rest.repos.get(repo),
+      s.client(s.bob, cache).rest.repos.get(repo),
+    ]);
+    expect(s.statuses("alice")).toEqual([200, 304]);
+    expect(s.statuses("bob")).toEqual([200]);
+  });
+
+  /** A fetch that holds each request until the test answers it, as GitHub would (an ETag by description). */
+  function heldGitHub() {
+    let description = "first";
+    const asked: { ifNoneMatch: string | null; answer: () => void }[] = [];
+    const fetch = (_url: string, init: { headers: Record<string, string> }) =>
+      new Promise<globalThis.Response>((resolve) => {
+        const ifNoneMatch = new Headers(init.headers).get("if-none-match");
+        asked.push({
+          ifNoneMatch,
+          answer: () => {
+            const etag = `"${description}"`;
+            const headers = { etag, "content-type": "application/json" };
+            resolve(
+              ifNoneMatch === etag
+                ? new globalThis.Response(null, { status: 304, headers })
+                : new globalThis.Response(JSON.stringify({ description }), { status: 200, headers }),
+            );
+          },
+        });
+      });
+    return { asked, fetch, change: (d: string) => (description = d) };
+  }
+
+  it("asks a GET made while the same one is in the air again after it, with its ETag, and sees a change made meanwhile", async () => {
+    const gh = heldGitHub();
+    const cache = new ConditionalCache();
+    const client = () =>
+      new (Octokit.plugin(conditionalGets(cache.forToken("alice's token"))))({
+        request: { fetch: gh.fetch },
+        log: quiet,
+      });
+    const inAir = client().request("GET /repos/{owner}/{repo}", repo);
+    await until(() => gh.asked.length === 1);
+    // the repository changes, then two more callers ask: the answer in the air may predate the change
+    gh.change("second");
+    const later = [
+      client().request("GET /repos/{owner}/{repo}", repo),
+      client().request("GET /repos/{owner}/{repo}", repo),
+    ];
+    await settle();
+    expect(gh.asked).toHaveLength(1);
+    gh.asked[0]?.answer();
+    expect((await inAir).data).toEqual({ description: "second" });
+    await until(() => gh.asked.length === 2);
+    // one request for both, asked with the ETag the first brought
+    expect(gh.asked[1]?.ifNoneMatch).toBe('"second"');
+    gh.asked[1]?.answer();
+    expect((await Promise.all(later)).map((r) => r.data)).toEqual([
+      { description: "second" },
+      { description: "second" },
+    ]);
+    expect(gh.asked).toHaveLength(2);
+  });
+
+  it("answers a GET made after a change, while an older one is in the air, with the change", async () => {
+    const gh = heldGitHub();
+    const cache = new ConditionalCache();
+    const client = () =>
+      new (Octokit.plugin(conditionalGets(cache.forToken("alice's token"))))({
+        request: { fetch: gh.fetch },
+        log: quiet,
+      });
+    const inAir = client().request("GET /repos/{owner}/{repo}", repo);
+    await until(() => gh.asked.length === 1);
+    // GitHub answers the first from before the change; the answer is still on its way
+    gh.asked[0]?.answer();
+    gh.change("second");
+    const later = client().request("GET /repos/{owner}/{repo}", repo);
+    expect((await inAir).data).toEqual({ description: "first" });
+    await until(() => gh.asked.length === 2);
+    gh.asked[1]?.answer();
+    expect((await later).data).toEqual({ description: "second" });
+  });
+
+  it("lets each caller ask for itself when the request it joined was given up by its sender", async () => {
+    const gh = heldGitHub();
+    const cache = new ConditionalCache();
+    const client = () =>
+      new (Octokit.plugin(conditionalGets(cache.forToken("alice's token"))))({
+        request: { fetch: gh.fetch },
+        log: quiet,
+      });
+    const giveUp = new AbortController();
+    const fetchWithSignal = (url: string, init: { headers: Record<string, string>; signal?: AbortSignal }) =>
+      new Promise<globalThis.Response>((resolve, reject) => {
+        init.signal?.addEventListener("abort", () => reject(init.signal?.reason));
+        void gh.fetch(url, init).then(resolve);
+      });
+    const withSignal = new (Octokit.plugin(conditionalGets(cache.forToken("alice's token"))))({
+      request: { fetch: fetchWithSignal, signal: giveUp.signal },
+      log: quiet,
+    });
+    const first = withSignal.request("GET /repos/{owner}/{repo}", repo);
+    const second = client().request("GET /repos/{owner}/{repo}", repo);
+    await until(() => gh.asked.length === 1);
+    giveUp.abort(new Error("the caller went away"));
+    await expect(first).rejects.toThrow();
+    await until(() => gh.asked.length === 2);
+    gh.asked[1]?.answer();
+    expect((await second).data).toEqual({ description: "first" });
+  });
+});
+
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+/** Lets pending promises run (no timers). */
+const settle = () => new Promise((r) => setImmediate(r));
+/** Waits, a turn of the event loop at a time, for `done`. */
+async function until(done: () => boolean) {
+  for (let i = 0; i < 1000 && !done(); i++) await settle();
+  expect(done()).toBe(true);
+}
