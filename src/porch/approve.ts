@@ -54,26 +54,26 @@ export const DEFAULT_WAIT: CheckWait = { timeoutMs: 5 * 60_000, pollMs: 1000 };
  * Porch's approve is synchronous: right after `propose`, the bot's render and guardrail checks of the
  * head may not have run yet. Waits until each required check has completed on `sha` (whatever its
  * conclusion: publish then decides, and names a failed one), at most `timeoutMs`; past that, publish
- * refuses naming the checks that have not run. Ctrl-C ends the wait as it ends the command. Answers the
- * runs when they were complete at the first look (nothing waited: the pull request read just before is
- * as fresh as a read now), else undefined.
+ * refuses naming the checks that have not run. Ctrl-C ends the wait as it ends the command. Answers
+ * whether it waited, and the runs of `sha` as last read when they were complete (none past the wait:
+ * publish reads them once more, and names those that have not run).
  */
 async function waitForChecks(
   repo: Repository,
   sha: string,
   wait: CheckWait,
   name: string,
-): Promise<CheckRunInfo[] | undefined> {
+): Promise<{ runs: CheckRunInfo[] | undefined; waited: boolean }> {
   const deadline = Date.now() + wait.timeoutMs;
-  for (let first = true; ; first = false) {
+  for (let waited = false; ; waited = true) {
     const runs = await repo.conn.port.listCheckRuns(sha);
     const pending = REQUIRED_CHECKS.filter(
       (check) => !runs.some((r) => r.name === check && r.headSha === sha && r.status === "completed"),
     );
-    if (pending.length === 0) return first ? runs : undefined;
+    if (pending.length === 0) return { runs, waited };
     const parked = wait.botParked?.(repo.full.split("/")[0] ?? "");
     if (parked) throw checksParked(repo, { name, sha, pending, parked });
-    if (Date.now() + wait.pollMs > deadline) return undefined;
+    if (Date.now() + wait.pollMs > deadline) return { runs: undefined, waited };
     await new Promise((done) => setTimeout(done, wait.pollMs));
   }
 }
@@ -136,14 +136,16 @@ export async function approveAndPublish(
   }
   // A revision's deletion proposal changes no file: no check runs on it, none is waited for.
   const deletion = parseDeletionProposal(pr) !== undefined;
-  const checkRuns = deletion ? [] : await waitForChecks(repo, pr.headSha, wait, name);
+  const checks = deletion ? { runs: [], waited: false } : await waitForChecks(repo, pr.headSha, wait, name);
   const ctx = await jobContext(repo);
-  // nothing waited: the pull request and its checks, read an instant ago, are not asked again; after a
-  // wait they are (the head may have moved meanwhile)
+  // Nothing waited: the pull request and its checks, read an instant ago, are not asked again. After a
+  // wait the pull request is (the head may have moved meanwhile, a comment or a review come); where its
+  // head is still the one waited for, the check runs the wait read last are that head's as they are now.
+  const now = checks.waited ? await repo.conn.port.getPull(pull) : pr;
   let outcome = await publishProposal(ctx, {
     pull,
     request,
-    ...(checkRuns ? { read: { pr, checkRuns } } : {}),
+    ...(checks.runs && now.headSha === pr.headSha ? { read: { pr: now, checkRuns: checks.runs } } : {}),
   });
   if (outcome.kind === "refused" && (await repo.conn.port.getPull(pull)).merged) {
     outcome = await publishProposal(ctx, { pull, request });

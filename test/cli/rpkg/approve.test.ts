@@ -102,4 +102,29 @@ describe("rpkg approve publishes through the bot's publish job", () => {
     const tags = await w.octokit(w.bob).rest.git.listMatchingRefs({ ...repo, ref: "tags/app/" });
     expect(tags.data.map((t) => t.ref)).toEqual(["refs/tags/app/v1"]);
   });
+
+  it("after waiting for the checks, reads the pull request again but not the check runs the wait has just read", async () => {
+    await w.rpkg(w.alice, ["init", "web", R, "--workspace=w1"]);
+    await w.rpkg(w.alice, ["propose", "blueprints.web.w1", R]);
+    const from = w.forge.requestLog.entries.length;
+    const bobs = () =>
+      w.forge.requestLog.entries
+        .slice(from)
+        .filter((e) => e.login === "bob" && e.method === "GET")
+        .map((e) => e.route);
+    const approving = w.rpkg(w.bob, ["approve", "blueprints.web.w1", R]);
+    // the checks complete once approve has looked at them
+    while (!bobs().includes("/repos/{owner}/{repo}/commits/{ref}/check-runs"))
+      await new Promise((r) => setTimeout(r, 10));
+    await w.greenChecks("acme/blueprints");
+    expect(await approving).toMatchObject({ code: 0, stdout: "blueprints.web.w1 approved\n" });
+    const asked = bobs();
+    const checks = asked.filter((r) => r === "/repos/{owner}/{repo}/commits/{ref}/check-runs").length;
+    // it looked at least twice (the checks had not run at first), and asked for the pull request after
+    expect(checks).toBeGreaterThanOrEqual(2);
+    expect(asked.lastIndexOf("/repos/{owner}/{repo}/pulls/{pull_number}")).toBeGreaterThan(
+      asked.lastIndexOf("/repos/{owner}/{repo}/commits/{ref}/check-runs"),
+    );
+    expect((await w.octokit(w.bob).rest.git.getRef({ ...repo, ref: "tags/web/v1" })).status).toBe(200);
+  });
 });
