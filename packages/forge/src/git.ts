@@ -164,7 +164,7 @@ const FULL_SHA = /^[0-9a-f]{40}$/;
 const MAX_READERS = 32;
 
 /**
- * Loose refs past which a push packs the repository's refs into packed-refs (`packRefsIfMany`). A ref
+ * Loose refs past which a push packs the repository's refs into packed-refs (`tidyIfMany`). A ref
  * listing reads each loose ref's file, and a publish in Porch's iterative test listed its repository's
  * refs 14 times (each push twice, for its events; REST reads of refs, statuses, contents): with a tag
  * for each published revision, a file more each time. One `git pack-refs` in 16 refs written costs less
@@ -195,7 +195,7 @@ export class GitStore {
    * a pull request's facts are asked for at every read of it, of the same base and head until one moves.
    */
   private readonly answers = new Map<string, LRUCache<string, Promise<unknown>>>();
-  /** Loose refs each repository's last listing read, by directory (`packRefsIfMany`). */
+  /** Loose refs each repository's last listing read, by directory (`tidyIfMany`). */
   private readonly loose = new Map<string, number>();
 
   constructor(readonly root: string) {}
@@ -319,14 +319,26 @@ export class GitStore {
   }
 
   /**
-   * Packs the repository's refs (`git pack-refs --all`, as `git gc` does) when its last listing read
-   * PACK_REFS_AT loose ones or more, so that a listing reads one file and the few refs written since.
-   * The caller holds the repository's lock: no write of the forge's races the packing.
+   * Tidies the repository as `git maintenance` would, when its last listing read PACK_REFS_AT loose refs
+   * or more: packs its refs (`git pack-refs --all`), so that a listing reads one file and the few refs
+   * written since, and brings its commit-graph up to date (a `--split` layer of the commits since, with
+   * the paths each changed). Without the graph every push's connectivity check and every fetch's
+   * negotiation and packing parsed the commits the repository's refs reach from their objects: in
+   * Porch's iterative test, more with every revision published. The caller holds the repository's lock:
+   * no write of the forge's races the packing.
    */
-  async packRefsIfMany(dir: string): Promise<void> {
+  async tidyIfMany(dir: string): Promise<void> {
     if ((this.loose.get(dir) ?? 0) < PACK_REFS_AT) return;
     this.loose.delete(dir);
     await runGit(dir, ["pack-refs", "--all"]);
+    await runGit(dir, [
+      "commit-graph",
+      "write",
+      "--reachable",
+      "--split",
+      "--changed-paths",
+      "--no-progress",
+    ]);
   }
 
   async resolve(dir: string, rev: string): Promise<string | null> {

@@ -122,8 +122,9 @@ export async function serveGit(
     // The client's push returns only once its webhooks are queued, so `webhooks.idle()` sees them.
     if (changes.length > 0 && pusher)
       await onRefChanges(core, repo, changes, pusher).catch((err) => core.report(err));
-    // before the answer: a client that pushed finds its refs packed (once in PACK_REFS_AT refs written)
-    await core.git.packRefsIfMany(dir).catch((err) => core.report(err));
+    // before the answer: a client that pushed finds its refs packed and the commit-graph written (once
+    // in PACK_REFS_AT refs written)
+    await core.git.tidyIfMany(dir).catch((err) => core.report(err));
     res.end();
     return status;
   });

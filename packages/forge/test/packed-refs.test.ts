@@ -6,7 +6,7 @@ import { client, git, Workdir, type World, world } from "./helpers.js";
 /**
  * A repository that gathers refs (a tag for each published revision) has them packed, as `git gc` would:
  * each push lists the refs, and a loose ref is a file read a listing. Packed or loose, every ref is served
- * the same, over git and REST.
+ * the same, over git and REST. Its commit-graph is kept up at the same time.
  */
 describe("a repository with many refs", () => {
   let w: World;
@@ -26,6 +26,10 @@ describe("a repository with many refs", () => {
     expect(readFileSync(join(bare, "packed-refs"), "utf8")).toContain("refs/tags/pkg/v70");
     const loose = join(bare, "refs", "tags", "pkg");
     expect(existsSync(loose) ? readdirSync(loose) : []).toEqual([]);
+    // and its commit-graph written, as `git maintenance` would: the walks of a push and a fetch read it
+    const chain = readFileSync(join(bare, "objects", "info", "commit-graphs", "commit-graph-chain"), "utf8");
+    expect(chain).toMatch(/^[0-9a-f]{40}\n/);
+    await git(bare, "commit-graph", "verify");
 
     // a ref written after the packing is a loose file again, read beside packed-refs
     await git(work.dir, "tag", "pkg/v71");
