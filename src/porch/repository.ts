@@ -9,7 +9,7 @@ import {
   type RepoMetadataCache,
 } from "../github/connect.js";
 import type { DefaultBranchFiles } from "../github/default-branch-files.js";
-import type { CommitAuthor, PullRequest } from "../github/port.js";
+import type { CommitAuthor, PullRequest, RepoId } from "../github/port.js";
 import {
   type DraftPullsMemo,
   mergedDraftPulls,
@@ -81,6 +81,12 @@ export interface PorchEnv {
    * again and again): a draft not proposed is asked about once, not at every reading (merged-drafts.ts).
    */
   draftPulls?: DraftPullsMemo | undefined;
+  /**
+   * Told of each draft branch a write of this environment moves to a commit it made (`madeDraft`): the
+   * API's index notes it in draftPulls and tells the other replicas of a fleet to (revision-index.ts).
+   * Without it a draft moved is noted in draftPulls alone.
+   */
+  draftMade?: ((repo: RepoId, branch: string, sha: string) => void) | undefined;
   /** --request-timeout: how long `get` waits for one repository of a namespace (undefined: no limit). */
   timeoutMs?: number | undefined;
   /**
@@ -303,7 +309,8 @@ export async function openRepository(
       return { refs, pulls, revisions };
     },
     madeDraft(branch, sha) {
-      if (env.draftPulls) noteDraftCommit(env.draftPulls, conn.port, branch, sha);
+      if (env.draftMade) env.draftMade(conn.port.id, branch, sha);
+      else if (env.draftPulls) noteDraftCommit(env.draftPulls, conn.port, branch, sha);
     },
     whoami,
     async author() {

@@ -113,6 +113,26 @@ describe.skipIf(!hasRedis)(
       }
     }, 300_000);
 
+    it("a draft created through one replica costs the others no listing of its branch's pull requests", async () => {
+      const [a, b, c] = fleet.replicas as [ApiReplica, ApiReplica, ApiReplica];
+      for (const r of fleet.replicas) await r.client.listNamespacedCustomObject(PR);
+      const log = fleet.world.forge.requestLog;
+      const from = log.entries.length;
+      const created = (await a.client.createNamespacedCustomObject(draftOf("noted"))) as Revision;
+      const name = created.metadata?.name ?? "";
+      for (const reader of [b, c]) {
+        const got = (await reader.client.getNamespacedCustomObject({ ...PR, name })) as Revision;
+        expect(got.metadata?.resourceVersion).toBe(created.metadata?.resourceVersion);
+        await reader.client.listNamespacedCustomObject(PR);
+      }
+      // the writer noted the draft it made (no pull request can have been merged at it), and told the
+      // others: none asks GitHub about it (the open pull requests, unchanged, are asked as 304s)
+      const counted = log.entries
+        .slice(from)
+        .filter((e) => e.login === "alice" && e.route === "/repos/{owner}/{repo}/pulls" && e.status !== 304);
+      expect(counted.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual([]);
+    }, 120_000);
+
     it("a replica killed: the others answer on; one started again serves what was written while it was away", async () => {
       const [a, b, c] = fleet.replicas as [ApiReplica, ApiReplica, ApiReplica];
       await c.client.listNamespacedCustomObject(PR);

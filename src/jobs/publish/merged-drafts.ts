@@ -90,7 +90,12 @@ export async function mergedDraftPulls(
  * creation, its resources) otherwise cost a counted request at the next reading of its repository, and
  * again at each other registration's opening of it (Porch's registrations of one repository).
  */
-export function noteDraftCommit(memo: DraftPullsMemo, port: RepoPulls, branch: string, sha: string): void {
+export function noteDraftCommit(
+  memo: DraftPullsMemo,
+  port: Pick<RepoPulls, "id">,
+  branch: string,
+  sha: string,
+): void {
   const repo = repoKey(port);
   const kept = memo.get(repo) ?? new Map<string, DraftListing>();
   memo.set(repo, kept);

@@ -77,6 +77,8 @@ export async function requestEnv(settings: StoreSettings, caller: Caller, namesp
     metadata: settings.index.metadata,
     // and which draft branches have no proposal merged at their head (the index's listings of them)
     draftPulls: settings.index.draftPulls,
+    // and the drafts its writes move noted there, on every replica of a fleet
+    draftMade: (repo, branch, sha) => settings.index.draftMade(repo, branch, sha),
     namespace,
     registrations,
     elsewhere,
