@@ -19,6 +19,8 @@ const SINGLETONS: Record<string, string> = {
   "variants/expressions.ts programs": "compiled CEL programs by source text (lru-cache, bounded)",
   "github/octokit-repo.ts mergeTurns":
     "the merges this process has under way, by repository (emptied as each ends): two at once on one repository have GitHub refuse one (405), whoever the two callers are, each with adapters of their own",
+  "github/conditional.ts flights":
+    "the GETs this process has in the air or about to send, by token digest, media type and URL (emptied as each is answered): the same GET made at once by clients each caller's request makes for itself is asked once",
   "catalog/known.ts known":
     "catalogs read or written, by their text (lru-cache, bounded by size): a publish records its revision in the text the last one wrote without parsing or printing the whole file, as each job reads the catalog afresh",
   "jobs/check-proposal/resources.ts byBlob":

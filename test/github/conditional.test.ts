@@ -132,17 +132,19 @@ describe("the same GETs asked at once (conditionalGets' flights)", () => {
           },
         });
       });
-    return { asked, fetch, change: (d: string) => (description = d) };
+    const cache = new ConditionalCache();
+    /** A client of alice's (its own Octokit, the one cache), through this GitHub; `request` adds to its options. */
+    const client = (request: { fetch?: typeof fetch; signal?: AbortSignal } = {}) =>
+      new (Octokit.plugin(conditionalGets(cache.forToken("alice's token"))))({
+        request: { fetch, ...request },
+        log: quiet,
+      });
+    return { asked, fetch, client, change: (d: string) => (description = d) };
   }
 
   it("asks a GET made while the same one is in the air again after it, with its ETag, and sees a change made meanwhile", async () => {
     const gh = heldGitHub();
-    const cache = new ConditionalCache();
-    const client = () =>
-      new (Octokit.plugin(conditionalGets(cache.forToken("alice's token"))))({
-        request: { fetch: gh.fetch },
-        log: quiet,
-      });
+    const client = () => gh.client();
     const inAir = client().request("GET /repos/{owner}/{repo}", repo);
     await until(() => gh.asked.length === 1);
     // the repository changes, then two more callers ask: the answer in the air may predate the change
@@ -168,12 +170,7 @@ describe("the same GETs asked at once (conditionalGets' flights)", () => {
 
   it("answers a GET made after a change, while an older one is in the air, with the change", async () => {
     const gh = heldGitHub();
-    const cache = new ConditionalCache();
-    const client = () =>
-      new (Octokit.plugin(conditionalGets(cache.forToken("alice's token"))))({
-        request: { fetch: gh.fetch },
-        log: quiet,
-      });
+    const client = () => gh.client();
     const inAir = client().request("GET /repos/{owner}/{repo}", repo);
     await until(() => gh.asked.length === 1);
     // GitHub answers the first from before the change; the answer is still on its way
@@ -188,22 +185,14 @@ describe("the same GETs asked at once (conditionalGets' flights)", () => {
 
   it("lets each caller ask for itself when the request it joined was given up by its sender", async () => {
     const gh = heldGitHub();
-    const cache = new ConditionalCache();
-    const client = () =>
-      new (Octokit.plugin(conditionalGets(cache.forToken("alice's token"))))({
-        request: { fetch: gh.fetch },
-        log: quiet,
-      });
+    const client = () => gh.client();
     const giveUp = new AbortController();
     const fetchWithSignal = (url: string, init: { headers: Record<string, string>; signal?: AbortSignal }) =>
       new Promise<globalThis.Response>((resolve, reject) => {
         init.signal?.addEventListener("abort", () => reject(init.signal?.reason));
         void gh.fetch(url, init).then(resolve);
       });
-    const withSignal = new (Octokit.plugin(conditionalGets(cache.forToken("alice's token"))))({
-      request: { fetch: fetchWithSignal, signal: giveUp.signal },
-      log: quiet,
-    });
+    const withSignal = gh.client({ fetch: fetchWithSignal, signal: giveUp.signal });
     const first = withSignal.request("GET /repos/{owner}/{repo}", repo);
     const second = client().request("GET /repos/{owner}/{repo}", repo);
     await until(() => gh.asked.length === 1);
