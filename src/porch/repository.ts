@@ -83,8 +83,8 @@ export interface PorchEnv {
   draftPulls?: DraftPullsMemo | undefined;
   /**
    * Told of each draft branch a write of this environment moves to a commit it made (`madeDraft`): the
-   * API's index notes it in draftPulls and tells the other replicas of a fleet to (revision-index.ts).
-   * Without it a draft moved is noted in draftPulls alone.
+   * API's index notes it in draftPulls and tells the other replicas of a fleet, which note it too
+   * (revision-index.ts). Without it a draft moved is noted in draftPulls alone.
    */
   draftMade?: ((repo: RepoId, branch: string, sha: string) => void) | undefined;
   /** --request-timeout: how long `get` waits for one repository of a namespace (undefined: no limit). */
