@@ -10,12 +10,7 @@ import {
 } from "../github/connect.js";
 import type { DefaultBranchFiles } from "../github/default-branch-files.js";
 import type { CommitAuthor, PullRequest, RepoId } from "../github/port.js";
-import {
-  type DraftPullsMemo,
-  mergedDraftPulls,
-  mergedInto,
-  noteDraftCommit,
-} from "../jobs/publish/merged-drafts.js";
+import { type DraftPullsMemo, mergedDraftPulls, mergedInto } from "../jobs/publish/merged-drafts.js";
 import {
   byPackageThenRevision,
   discoverRevisions,
@@ -84,7 +79,8 @@ export interface PorchEnv {
   /**
    * Told of each draft branch a write of this environment moves to a commit it made (`madeDraft`): the
    * API's index notes it in draftPulls and tells the other replicas of a fleet, which note it too
-   * (revision-index.ts). Without it a draft moved is noted in draftPulls alone.
+   * (revision-index.ts). Only the API's writes are told: rpkg keeps no draftPulls, and the index's own
+   * readings move no draft.
    */
   draftMade?: ((repo: RepoId, branch: string, sha: string) => void) | undefined;
   /** --request-timeout: how long `get` waits for one repository of a namespace (undefined: no limit). */
@@ -309,8 +305,7 @@ export async function openRepository(
       return { refs, pulls, revisions };
     },
     madeDraft(branch, sha) {
-      if (env.draftMade) env.draftMade(conn.port.id, branch, sha);
-      else if (env.draftPulls) noteDraftCommit(env.draftPulls, conn.port, branch, sha);
+      env.draftMade?.(conn.port.id, branch, sha);
     },
     whoami,
     async author() {
