@@ -61,6 +61,6 @@ export interface AppDeps {
   mirror?: MirrorAccess;
   /** Jobs parked until a GitHub rate limit resets (run-job.ts); absent: a rate-limited job fails. */
   parked?: ParkedJobs<JobRequest>;
-  /** Told of each webhook of a repository (`owner/repo`, the event): AppServerOptions.onRepositoryEvent. */
-  onRepositoryEvent?: (repository: string, event: string) => void;
+  /** Told of each webhook of a repository (`owner/repo`, the event, its payload): AppServerOptions.onRepositoryEvent. */
+  onRepositoryEvent?: (repository: string, event: string, payload?: unknown) => void;
 }

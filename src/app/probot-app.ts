@@ -13,7 +13,7 @@ export function porchlightApp(deps: AppDeps): ApplicationFunction {
       const repository = (context.payload as { repository?: { full_name?: unknown } }).repository?.full_name;
       if (deps.onRepositoryEvent && typeof repository === "string") {
         try {
-          deps.onRepositoryEvent(repository, context.name);
+          deps.onRepositoryEvent(repository, context.name, context.payload);
         } catch (e) {
           deps.log.warn({ err: e, repository }, "a listener of the app's events failed");
         }

@@ -100,11 +100,11 @@ export interface AppServerOptions {
    */
   redis?: RedisSettings;
   /**
-   * Told of each webhook of a repository the app receives (`owner/repo`, the event's name), after its
+   * Told of each webhook of a repository the app receives (`owner/repo`, the event's name, its payload), after its
    * signature is checked: how a process serving Porch's API beside the app (`porchlight serve`) keeps
    * its index of package revisions current. Whatever it throws is logged, never the delivery's failure.
    */
-  onRepositoryEvent?: (repository: string, event: string) => void;
+  onRepositoryEvent?: (repository: string, event: string, payload?: unknown) => void;
 }
 
 export interface RedisSettings {

@@ -78,7 +78,7 @@ export interface PorchApiStart {
    * whether anything changed (conditional requests) and watched namespaces are read every
    * PORCHLIGHT_API_WATCH_POLL_MS, once for all their watchers.
    */
-  changes?: ((listen: (repository: string, event: string) => void) => void) | undefined;
+  changes?: ((listen: (repository: string, event: string, payload?: unknown) => void) => void) | undefined;
   /** Told each upstream a clone or an upgrade could not reach, what git met as its cause: the log's. */
   report?: UpstreamAccess["report"];
   /**
@@ -161,7 +161,7 @@ export async function startPorchApi(
       ...(start.onIndexError ? { onError: start.onIndexError } : {}),
     });
     const known = index;
-    start.changes?.((repository, event) => known.repositoryChanged(repository, event));
+    start.changes?.((repository, event, payload) => known.repositoryChanged(repository, event, payload));
     await index.hearFleet();
     const settings = {
       apiUrl: start.apiUrl,

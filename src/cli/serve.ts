@@ -307,10 +307,10 @@ export const serveCommand: CliCommand = async (args, io) => {
     const url = baseUrl(io.env);
     const redis = redisSettings(io.env);
     // the app's webhooks keep Porch's API's index current (PORCHLIGHT_API_PORT), in a fleet every replica's
-    const heard: ((repository: string, event: string) => void)[] = [];
+    const heard: ((repository: string, event: string, payload?: unknown) => void)[] = [];
     app = await startAppServer({
-      onRepositoryEvent: (repository, event) => {
-        for (const tell of heard) tell(repository, event);
+      onRepositoryEvent: (repository, event, payload) => {
+        for (const tell of heard) tell(repository, event, payload);
       },
       appId: creds.appId,
       privateKey: creds.privateKey,
@@ -384,10 +384,10 @@ export const serveCommand: CliCommand = async (args, io) => {
     if (!seededApp) throw new Error("the seeded forge has no app");
     const running = forge;
     // the app's webhooks keep Porch's API's index of package revisions current (one process)
-    const heard: ((repository: string, event: string) => void)[] = [];
+    const heard: ((repository: string, event: string, payload?: unknown) => void)[] = [];
     app = await startAppServer({
-      onRepositoryEvent: (repository, event) => {
-        for (const tell of heard) tell(repository, event);
+      onRepositoryEvent: (repository, event, payload) => {
+        for (const tell of heard) tell(repository, event, payload);
       },
       appId: world.appId,
       privateKey: seededApp.privateKeyPem,

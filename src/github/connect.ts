@@ -5,6 +5,7 @@ import { GitHubError, mapGitHubErrors, toGitHubError } from "./errors.js";
 import { installationPort, repositoryOf } from "./installation.js";
 import { tokenOctokit } from "./octokit.js";
 import type { RestClient } from "./octokit-repo.js";
+import type { OpenPulls } from "./open-pulls.js";
 import type { InstallationPort, Permission, RepoId, RepoPort } from "./port.js";
 import {
   parseResponse,
@@ -76,6 +77,11 @@ export interface ConnectOptions {
    * that is. Absent (a command): read every time.
    */
   files?: DefaultBranchFiles | undefined;
+  /**
+   * The open pull requests of each repository as the API server knows them (open-pulls.ts): the
+   * connection lists them through it and tells it of its writes. Absent (a command): listed each time.
+   */
+  openPulls?: OpenPulls | undefined;
 }
 
 /** GitHub's answer to `GET /repos/{owner}/{repo}` for a token, as connectRepo reads it. */
@@ -265,7 +271,16 @@ export async function connectRepo(opts: ConnectOptions): Promise<RepoConnection>
     permission: permissionFrom(data.permissions),
   };
   // a command's clone lives for the command: its refs are read in process (git-refs-http.ts)
-  const installation = installationPort(client, opts.cacheDir, undefined, true, undefined, opts.files);
+  const installation = installationPort(
+    client,
+    opts.cacheDir,
+    undefined,
+    true,
+    undefined,
+    opts.files,
+    undefined,
+    opts.openPulls,
+  );
   return {
     port: installation.repo(repository),
     info,

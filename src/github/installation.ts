@@ -4,6 +4,7 @@ import { tokenAuthEnv } from "./git-process.js";
 import { GitRepo } from "./git-repo.js";
 import type { GitObjectCache } from "./object-cache.js";
 import { OctokitRepo, type RestClient } from "./octokit-repo.js";
+import type { OpenPulls } from "./open-pulls.js";
 import type { OwnWrites } from "./own-writes.js";
 import type { InstallationPort, InstallationRepository, RepoId, RepoPort } from "./port.js";
 import { parseResponse, type RestRepository, restRepository } from "./responses.js";
@@ -46,6 +47,8 @@ export function installationPort(
   files?: DefaultBranchFiles,
   /** The app's own check runs and comments this process listed and wrote (own-writes.ts); absent in a fleet. */
   own?: OwnWrites,
+  /** The open pull requests of each repository as the API server knows them (open-pulls.ts). */
+  pulls?: OpenPulls,
 ): InstallationPort {
   const ports = new Map<string, RepoPort>();
   let listing: Promise<InstallationRepository[]> | undefined;
@@ -132,6 +135,7 @@ export function installationPort(
           repository.id,
           new GitRepo(repository.cloneUrl, cacheDir, gitEnv, blobs, false, refsInProcess),
           own,
+          pulls,
         );
         ports.set(key, port);
       }

@@ -5,6 +5,7 @@ import { batchAnnotations } from "../lifecycle/check-run.js";
 import type { RefInfo } from "../lifecycle/refs.js";
 import { asMergeRefused, GitHubError, mapGitHubErrors, statusOf } from "./errors.js";
 import type { GitRepo } from "./git-repo.js";
+import type { OpenPulls } from "./open-pulls.js";
 import type { OwnWrites } from "./own-writes.js";
 import type {
   CheckRunInput,
@@ -26,6 +27,7 @@ import {
   restCheckRunStatus,
   restCollaborator,
   restCollaboratorPermission,
+  restLabels,
   restPull,
   restReviewState,
 } from "./responses.js";
@@ -54,6 +56,7 @@ function toPull(p: RestPull): PullRequest {
     ...(p.merged_by ? { mergedBy: p.merged_by.login } : {}),
     url: p.html_url,
     ...(p.created_at ? { createdAt: p.created_at } : {}),
+    ...(p.updated_at ? { updatedAt: p.updated_at } : {}),
     ...(p.mergeable !== undefined ? { mergeable: p.mergeable } : {}),
   };
 }
@@ -122,6 +125,11 @@ export class OctokitRepo implements RepoPort {
     private readonly git: GitRepo,
     /** The app's own runs and comments this process listed and wrote (own-writes.ts); absent in a fleet. */
     private readonly own?: OwnWrites,
+    /**
+     * The open pull requests of each repository as the API server knows them (open-pulls.ts): listed
+     * through it, and told of every write here that changes them. Absent: listed each time.
+     */
+    private readonly pulls?: OpenPulls,
   ) {}
 
   private get ownRuns() {
@@ -163,7 +171,9 @@ export class OctokitRepo implements RepoPort {
 
   async commitTree(input: Parameters<RepoPort["commitTree"]>[0]): Promise<PushResult> {
     if (input.parent) await this.git.fetch(input.parent);
-    return this.git.commitTree(input);
+    const pushed = await this.git.commitTree(input);
+    if (pushed.ok) this.pulls?.pushed(this.id, input.branch, pushed.sha);
+    return pushed;
   }
 
   getPull(number: number): Promise<PullRequest> {
@@ -174,6 +184,10 @@ export class OctokitRepo implements RepoPort {
   }
 
   listOpenPulls(): Promise<PullRequest[]> {
+    return this.pulls ? this.pulls.list(this.id, () => this.#listOpenPulls()) : this.#listOpenPulls();
+  }
+
+  #listOpenPulls(): Promise<PullRequest[]> {
     return this.call("listing open pull requests", async () => {
       const pulls = await this.octokit.paginate(this.octokit.rest.pulls.list, {
         ...this.id,
@@ -233,7 +247,9 @@ export class OctokitRepo implements RepoPort {
   }): Promise<PullRequest> {
     return this.call(`opening a pull request from ${input.head}`, async () => {
       const { data } = await this.octokit.rest.pulls.create({ ...this.id, ...input });
-      return toPull(parseResponse(restPull, data, `opening a pull request from ${input.head}`));
+      const pull = toPull(parseResponse(restPull, data, `opening a pull request from ${input.head}`));
+      this.pulls?.wrote(this.id, pull);
+      return pull;
     });
   }
 
@@ -241,9 +257,12 @@ export class OctokitRepo implements RepoPort {
     number: number,
     input: { title?: string; body?: string; state?: "open" | "closed" },
   ): Promise<void> {
-    await this.call(`updating pull request #${number}`, () =>
+    const { data } = await this.call(`updating pull request #${number}`, () =>
       this.octokit.rest.pulls.update({ ...this.id, pull_number: number, ...input }),
     );
+    const now = restPull.safeParse(data);
+    if (now.success) this.pulls?.wrote(this.id, toPull(now.data));
+    else this.pulls?.unsure(this.id);
   }
 
   mergePull(
@@ -261,6 +280,7 @@ export class OctokitRepo implements RepoPort {
           ...(input.title ? { commit_title: input.title } : {}),
           ...(input.message ? { commit_message: input.message } : {}),
         });
+        this.pulls?.merged(this.id, number);
         return data.sha;
       }),
     );
@@ -287,19 +307,34 @@ export class OctokitRepo implements RepoPort {
 
   async addLabels(issue: number, labels: string[]): Promise<void> {
     if (labels.length === 0) return;
-    await this.call(`labelling #${issue}`, () =>
+    const { data } = await this.call(`labelling #${issue}`, () =>
       this.octokit.rest.issues.addLabels({ ...this.id, issue_number: issue, labels }),
     );
+    this.#labelled(issue, data);
   }
 
   async removeLabel(issue: number, label: string): Promise<void> {
     try {
-      await this.call(`unlabelling #${issue}`, () =>
+      const { data } = await this.call(`unlabelling #${issue}`, () =>
         this.octokit.rest.issues.removeLabel({ ...this.id, issue_number: issue, name: label }),
       );
+      this.#labelled(issue, data);
     } catch (e) {
       if (!(e instanceof GitHubError && e.kind === "not-found")) throw e;
     }
+  }
+
+  /** The labels GitHub answered a labelling of `issue` with (all it has now), told to the open pulls known. */
+  #labelled(issue: number, answer: unknown): void {
+    if (!this.pulls) return;
+    const labels = restLabels.safeParse(answer);
+    if (labels.success)
+      this.pulls.labelled(
+        this.id,
+        issue,
+        labels.data.map((l) => l.name),
+      );
+    else this.pulls.unsure(this.id);
   }
 
   writers(): Promise<string[]> {
@@ -418,14 +453,20 @@ export class OctokitRepo implements RepoPort {
     });
   }
 
-  deleteRefIf(ref: string, sha: string): Promise<"deleted" | "gone" | "moved"> {
-    return this.git.deleteRefIf(ref, sha);
+  async deleteRefIf(ref: string, sha: string): Promise<"deleted" | "gone" | "moved"> {
+    const done = await this.git.deleteRefIf(ref, sha);
+    if (done === "deleted" && ref.startsWith("refs/heads/"))
+      this.pulls?.branchGone(this.id, ref.slice("refs/heads/".length));
+    return done;
   }
 
   async deleteBranch(name: string): Promise<void> {
     // by git, not REST: a push GitHub does not count against the budget, refused by the same rules
     const deleted = await this.git.deleteBranch(name);
-    if (deleted.kind !== "refused") return;
+    if (deleted.kind !== "refused") {
+      this.pulls?.branchGone(this.id, name);
+      return;
+    }
     throw new GitHubError(
       "forbidden",
       `deleting branch ${name} in ${this.id.owner}/${this.id.repo}: GitHub refused the push (${deleted.git.split("\n").slice(-3).join(" / ")}); the repository's rules for this branch must allow its deletion`,
@@ -608,6 +649,7 @@ export class OctokitRepo implements RepoPort {
   ): Promise<"created" | "exists"> {
     // by git, not REST: a push GitHub does not count against the budget, refused by the same rules
     const pushed = await this.git.createTag(name, sha, dropping);
+    if (pushed.kind === "created" && dropping) this.pulls?.branchGone(this.id, dropping.branch);
     if (pushed.kind !== "refused") return pushed.kind;
     throw new GitHubError(
       "forbidden",

@@ -39,6 +39,8 @@ export interface PullRequest {
   url: string;
   /** When it was opened (RFC 3339); absent where the source does not say. */
   createdAt?: string;
+  /** When GitHub last changed it (RFC 3339, to the second); absent where the source does not say. */
+  updatedAt?: string;
   /**
    * Whether it merges cleanly into its base: null while GitHub computes it; only a single pull request's
    * read (`getPull`) says, listings leave it out.

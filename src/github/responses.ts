@@ -27,9 +27,13 @@ export const restPull = z.looseObject({
   merged_by: z.looseObject({ login: z.string() }).nullish(),
   html_url: z.string(),
   created_at: z.string().optional(),
+  updated_at: z.string().optional(),
   mergeable: z.boolean().nullish(),
 });
 export type RestPull = z.infer<typeof restPull>;
+
+/** An issue's labels, as GitHub answers a labelling (all it has now). */
+export const restLabels = z.array(z.looseObject({ name: z.string() }));
 
 export const restRepository = z.looseObject({
   name: z.string(),

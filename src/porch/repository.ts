@@ -9,6 +9,7 @@ import {
   type RepoMetadataCache,
 } from "../github/connect.js";
 import type { DefaultBranchFiles } from "../github/default-branch-files.js";
+import type { OpenPulls } from "../github/open-pulls.js";
 import type { CommitAuthor, PullRequest, RepoId } from "../github/port.js";
 import { type DraftPullsMemo, mergedDraftPulls, mergedInto } from "../jobs/publish/merged-drafts.js";
 import {
@@ -76,6 +77,12 @@ export interface PorchEnv {
    * again and again): a draft not proposed is asked about once, not at every reading (merged-drafts.ts).
    */
   draftPulls?: DraftPullsMemo | undefined;
+  /**
+   * The open pull requests of each repository as the API server knows them (github/open-pulls.ts): an
+   * opening lists them there, and its writes tell it what they changed, so that neither the write's
+   * own listing nor the index's readings after it ask GitHub again.
+   */
+  openPulls?: OpenPulls | undefined;
   /**
    * Told of each draft branch a write of this environment moves to a commit it made (`madeDraft`): the
    * API's index notes it in draftPulls and tells the other replicas of a fleet, which note it too
@@ -218,6 +225,7 @@ export async function openRepository(
     conditional: env.conditional,
     metadata: env.metadata,
     files: env.files,
+    openPulls: env.openPulls,
   });
   const canonical = `${conn.info.id.owner}/${conn.info.id.repo}`;
   const facts = commitFacts(conn.port, env.disk);

@@ -4,7 +4,9 @@ import { join } from "node:path";
 import { LRUCache } from "lru-cache";
 import type { AnswerCache } from "../github/conditional.js";
 import { DefaultBranchFiles } from "../github/default-branch-files.js";
-import type { RepoId } from "../github/port.js";
+import { pullOfEvent } from "../github/octokit-repo.js";
+import { OpenPulls } from "../github/open-pulls.js";
+import type { PullRequest, RepoId } from "../github/port.js";
 import { type DraftPullsMemo, noteDraftCommit } from "../jobs/publish/merged-drafts.js";
 import {
   DRAFT_PREFIX,
@@ -105,7 +107,7 @@ export interface IndexFleet {
  * draft branch one of its writes moved (told before that write's `written`, on the same channel).
  */
 type FleetNotice =
-  | { kind: "repository"; full: string }
+  | { kind: "repository"; full: string; pull?: PullEvent }
   | { kind: "written"; namespace: string; full?: string }
   | { kind: "draft"; owner: string; repo: string; branch: string; sha: string };
 
@@ -210,6 +212,32 @@ const CHANGING_EVENTS = new Set(["push", "create", "delete", "pull_request", "re
 const SETTLE_MS = 25;
 
 const now = () => performance.now();
+
+/** A `pull_request` webhook's action, and its pull request where the payload holds it whole. */
+interface PullEvent {
+  action: string;
+  pull?: PullRequest | undefined;
+}
+
+function pullEventOf(payload: unknown): PullEvent {
+  const p = payload as { action?: unknown; pull_request?: unknown } | undefined;
+  return {
+    action: typeof p?.action === "string" ? p.action : "unknown",
+    pull: pullOfEvent(p?.pull_request),
+  };
+}
+
+/** A pull request as another replica told it (JSON through Redis): the fields a listing reads, typed. */
+function isPull(v: unknown): v is PullRequest {
+  const p = v as Partial<PullRequest> | undefined;
+  return (
+    typeof p?.number === "number" &&
+    (p.state === "open" || p.state === "closed") &&
+    typeof p.headRef === "string" &&
+    typeof p.baseRef === "string" &&
+    Array.isArray(p.labels)
+  );
+}
 const isText = (v: unknown): v is string => typeof v === "string" && v !== "";
 
 /**
@@ -326,8 +354,22 @@ export class RevisionIndex {
    */
   readonly metadata: RepoMetadataMemo;
 
+  /**
+   * The open pull requests of each repository, kept with the changes heard since their listing
+   * (github/open-pulls.ts): from the app's `pull_request` webhooks (here or, told, on another replica)
+   * and the API's writes of this replica, which open every repository with it. A reading after a write,
+   * or after another registration's of the same repository, lists them again only where that is not
+   * known; trusted as long as the index's readings are (maxAgeMs; none while a fleet's notices are not
+   * heard). Three registrations of one repository publishing together listed them 3.1 times a
+   * revision, in full, each listing after another's change.
+   */
+  readonly openPulls: OpenPulls;
+
   constructor(readonly settings: RevisionIndexSettings) {
     this.metadata = new RepoMetadataMemo(settings.accessTrustMs);
+    this.openPulls = new OpenPulls(() =>
+      settings.fleet && !settings.fleet.listening ? 0 : settings.maxAgeMs,
+    );
     this.access = new ReadAccess(
       {
         apiUrl: settings.apiUrl,
@@ -353,10 +395,17 @@ export class RevisionIndex {
   /** A notice of the fleet: another replica's change applied here; a namespace's sequence counted. */
   #heard(n: HeardNotice): void {
     const body = n.body as FleetNotice | undefined;
-    if (!n.own && body?.kind === "repository" && typeof body.full === "string")
+    if (!n.own && body?.kind === "repository" && typeof body.full === "string") {
+      const told = body.pull;
+      if (told) this.#pullHeard(body.full, String(told.action), isPull(told.pull) ? told.pull : undefined);
       this.#repositoryChangedHere(body.full);
-    if (!n.own && body?.kind === "written" && typeof body.namespace === "string")
+    }
+    if (!n.own && body?.kind === "written" && typeof body.namespace === "string") {
+      // another replica's write: what it changed of the repository's pull requests is not known here
+      if (typeof body.full === "string") this.openPulls.unsure(body.full);
+      else this.openPulls.unsureAll();
       this.#writtenHere(body.namespace, body.full);
+    }
     if (!n.own && body?.kind === "draft" && [body.owner, body.repo, body.branch, body.sha].every(isText))
       noteDraftCommit(
         this.#draftPulls,
@@ -373,6 +422,7 @@ export class RevisionIndex {
    */
   #gap(): void {
     this.#applied.clear();
+    this.openPulls.unsureAll();
     for (const ns of this.#namespaces.keys()) this.namespaceChanged(ns);
   }
 
@@ -508,12 +558,24 @@ export class RevisionIndex {
    * changes no package revision, as a check run, is let go). Its registrations in every namespace are
    * read again at the next read; a watched namespace at once.
    */
-  repositoryChanged(full: string, event?: string): void {
+  repositoryChanged(full: string, event?: string, payload?: unknown): void {
     if (event !== undefined && !CHANGING_EVENTS.has(event)) return;
+    const told = event === "pull_request" ? pullEventOf(payload) : undefined;
+    if (told) this.#pullHeard(full, told.action, told.pull);
     this.#repositoryChangedHere(full);
     this.settings.fleet
-      ?.tell({ kind: "repository", full } satisfies FleetNotice)
+      ?.tell({ kind: "repository", full, ...(told ? { pull: told } : {}) } satisfies FleetNotice)
       .catch((e: unknown) => this.settings.onError?.(e));
+  }
+
+  /**
+   * A webhook of repository `full` heard: a `pull_request` event's pull request applied to the open
+   * ones known (`action` and `pull`, from its payload), and a change of any pull request of it that the
+   * event does not carry (a payload that does not parse) makes them listed again.
+   */
+  #pullHeard(full: string, action: string, pull: PullRequest | undefined): void {
+    if (pull) this.openPulls.heard(full, action, pull);
+    else this.openPulls.unsure(full);
   }
 
   /** A change of repository `full` heard (a webhook filtered by repositoryChanged, here or on another replica). */
@@ -721,6 +783,7 @@ export class RevisionIndex {
         ? { prefetch: (refs: readonly RefInfo[]) => newRevisionCommits(refs, read.known, read.directory) }
         : {}),
       draftPulls: this.#draftPulls,
+      openPulls: this.openPulls,
       token: reader.token,
       apiUrl: this.settings.apiUrl,
       cacheDir: join(this.settings.cacheDir, Buffer.from(ns.toLowerCase()).toString("hex")),

@@ -50,10 +50,10 @@ export async function porchWorld(
   await registerSeeded(forge, seeded);
   const creds = forge.app(seeded.appId);
   if (!creds) throw new Error("the seeded forge has no app");
-  const heard: ((repository: string, event: string) => void)[] = [];
+  const heard: ((repository: string, event: string, payload?: unknown) => void)[] = [];
   const app = await startAppServer({
-    onRepositoryEvent: (repository, event) => {
-      for (const tell of heard) tell(repository, event);
+    onRepositoryEvent: (repository, event, payload) => {
+      for (const tell of heard) tell(repository, event, payload);
     },
     appId: seeded.appId,
     privateKey: creds.privateKeyPem,

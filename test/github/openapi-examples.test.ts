@@ -35,6 +35,8 @@ describe("the Octokit adapter, answered by GitHub's documented examples", () => 
       mergeCommitSha: "e5bd3914e2e596debea16f433f57875b5b90bcd6",
       url: "https://github.com/octocat/Hello-World/pull/1347",
       createdAt: "2011-01-26T19:01:12Z",
+      // when GitHub last changed it: what orders a webhook's pull request against a listing's
+      updatedAt: "2011-01-26T19:01:12Z",
       // Only a single pull request's read says whether it merges cleanly (the rebase policy reads it).
       mergeable: true,
       // who merged it, as the single read gives it (the example names one though it is not merged)

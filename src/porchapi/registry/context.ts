@@ -79,6 +79,8 @@ export async function requestEnv(settings: StoreSettings, caller: Caller, namesp
     draftPulls: settings.index.draftPulls,
     // and the drafts its writes move noted there, on every replica of a fleet
     draftMade: (repo, branch, sha) => settings.index.draftMade(repo, branch, sha),
+    // and the repositories' open pull requests as the index keeps them, told of what its writes change
+    openPulls: settings.index.openPulls,
     namespace,
     registrations,
     elsewhere,
