@@ -199,13 +199,20 @@ function placed(k: Known, action: string, pull: PullRequest): "apply" | "ignore"
     if (Number.isNaN(was)) return "unsure";
     if (at < was) return "ignore";
     const same = sameListed(known.pull, pull);
-    // the same second: the state before a change of this process's, or one GitHub sent twice
+    // the same second: the state before a change of this process's, or one GitHub sent twice; or its
+    // close, which nothing but a reopening in that second would come after
+    if (at === was && pull.state === "closed" && action === "closed") return "apply";
     if (at === was) return same || known.ahead ? "ignore" : "unsure";
     // later than a change of this process's GitHub has not dated: whether it holds that change
     return known.ahead && !same ? "unsure" : "apply";
   }
   if (closed === "") return pull.state === "open" ? "unsure" : "apply";
-  if (closed !== undefined) return at > Date.parse(closed) ? "apply" : "ignore";
+  if (closed !== undefined) {
+    const was = Date.parse(closed);
+    // reopened the second it was closed, or the state before the close: not known which
+    if (at === was && pull.state === "open") return "unsure";
+    return at > was ? "apply" : "ignore";
+  }
   // open, and not in the listing: opened after it, or closed before it and told late
   return pull.state === "open" && action !== "opened" ? "unsure" : "apply";
 }

@@ -7,7 +7,7 @@ import { DefaultBranchFiles } from "../github/default-branch-files.js";
 import { pullOfEvent } from "../github/octokit-repo.js";
 import { OpenPulls } from "../github/open-pulls.js";
 import type { PullRequest, RepoId } from "../github/port.js";
-import { type DraftPullsMemo, noteDraftCommit } from "../jobs/publish/merged-drafts.js";
+import { type DraftPullsMemo, noteClosedPull, noteDraftCommit } from "../jobs/publish/merged-drafts.js";
 import {
   DRAFT_PREFIX,
   indexRefs,
@@ -574,8 +574,14 @@ export class RevisionIndex {
    * event does not carry (a payload that does not parse) makes them listed again.
    */
   #pullHeard(full: string, action: string, pull: PullRequest | undefined): void {
-    if (pull) this.openPulls.heard(full, action, pull);
-    else this.openPulls.unsure(full);
+    if (!pull) {
+      this.openPulls.unsure(full);
+      return;
+    }
+    this.openPulls.heard(full, action, pull);
+    // a draft's proposal closed: whether it merged at the draft's head is known, not asked (merged-drafts.ts)
+    const [owner = "", repo = ""] = full.split("/");
+    if (pull.state === "closed") noteClosedPull(this.#draftPulls, { owner, repo }, pull);
   }
 
   /** A change of repository `full` heard (a webhook filtered by repositoryChanged, here or on another replica). */

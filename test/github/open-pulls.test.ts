@@ -106,6 +106,10 @@ describe("the open pull requests a server knows", () => {
     expect(numbers(now)).toEqual([]);
     known.heard(REPO, "reopened", pull(1, { updatedAt: "2026-11-29T10:00:09Z" }));
     expect(numbers(await known.list(REPO, gh.ask))).toEqual([1]);
+    // opened and closed in one second: the close is the later
+    known.heard(REPO, "opened", pull(3, { updatedAt: "2026-11-29T10:00:10Z" }));
+    known.heard(REPO, "closed", pull(3, { state: "closed", updatedAt: "2026-11-29T10:00:10Z" }));
+    expect(numbers(await known.list(REPO, gh.ask))).toEqual([1]);
     expect(gh.asked).toBe(1);
   });
 
@@ -149,6 +153,10 @@ describe("the open pull requests a server knows", () => {
     await again("an open pull request the listing did not hold, not just opened", () =>
       known.heard(REPO, "labeled", pull(7)),
     );
+    await again("reopened the second it was closed, or its state before the close", () => {
+      known.heard(REPO, "closed", pull(1, { state: "closed", updatedAt: "2026-11-29T10:00:30Z" }));
+      known.heard(REPO, "reopened", pull(1, { updatedAt: "2026-11-29T10:00:30Z" }));
+    });
     await again("an event without its time", () =>
       known.heard(REPO, "edited", pull(1, { updatedAt: undefined })),
     );
