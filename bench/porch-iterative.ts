@@ -469,6 +469,13 @@ async function register(serve: Serve, c: KubeConfig, controls: string[]): Promis
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+/** The middle of the lives' figures: a life a collection or a sweep of the bot landed in moves it less. */
+const median = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length === 0 ? 0 : sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const times = (a: number, b: number) => `${(a / Math.max(1, b)).toFixed(2)}×`;
 
 /**
  * `npm run bench -- --only=porch-iterative`: for each repository count, a fresh `porchlight serve`; at
@@ -563,7 +570,11 @@ export async function benchPorchIterative(): Promise<IterativeRow[]> {
       for (const op of OPS) {
         const row: IterativeRow = { repos, operation: op };
         for (const n of NS) row[`ms N=${n}`] = Math.round(mean(byN.get(n)?.ms[op] ?? []));
-        row.growth = `${(mean(byN.get(last)?.ms[op] ?? []) / Math.max(1, mean(byN.get(first)?.ms[op] ?? []))).toFixed(2)}×`;
+        row.growth = times(mean(byN.get(last)?.ms[op] ?? []), mean(byN.get(first)?.ms[op] ?? []));
+        row["growth of medians"] = times(
+          median(byN.get(last)?.ms[op] ?? []),
+          median(byN.get(first)?.ms[op] ?? []),
+        );
         row["serve CPU ms"] = NS.map((n) => Math.round(mean(byN.get(n)?.cpu[op] ?? []))).join(" → ");
         row["others' CPU ms"] = NS.map((n) => Math.round(mean(byN.get(n)?.others[op] ?? []))).join(" → ");
         for (const n of [first, last])
@@ -579,7 +590,11 @@ export async function benchPorchIterative(): Promise<IterativeRow[]> {
       const total: IterativeRow = { repos, operation: "a whole life" };
       for (const n of NS)
         total[`ms N=${n}`] = Math.round(OPS.reduce((s, op) => s + mean(byN.get(n)?.ms[op] ?? []), 0));
-      total.growth = `${(Number(total[`ms N=${last}`]) / Math.max(1, Number(total[`ms N=${first}`]))).toFixed(2)}×`;
+      total.growth = times(Number(total[`ms N=${last}`]), Number(total[`ms N=${first}`]));
+      // each life's whole wall time, the middle one at each N
+      const lives = (n: number) =>
+        Array.from({ length: SAMPLES }, (_, i) => OPS.reduce((s, op) => s + (byN.get(n)?.ms[op][i] ?? 0), 0));
+      total["growth of medians"] = times(median(lives(last)), median(lives(first)));
       total["serve CPU ms"] = NS.map((n) =>
         Math.round(OPS.reduce((s, op) => s + mean(byN.get(n)?.cpu[op] ?? []), 0)),
       ).join(" → ");
