@@ -133,6 +133,37 @@ describe.skipIf(!hasRedis)(
       expect(counted.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual([]);
     }, 120_000);
 
+    it("a pull request opened on GitHub, its webhook heard by one replica, is answered by each from the notice, listing nothing", async () => {
+      for (const r of fleet.replicas) await r.client.listNamespacedCustomObject(PR);
+      const [a] = fleet.replicas as [ApiReplica];
+      const created = (await a.client.createNamespacedCustomObject(draftOf("byhand"))) as Revision;
+      const name = created.metadata?.name ?? "";
+      const lifecycle = async (r: ApiReplica) =>
+        ((await r.client.getNamespacedCustomObject({ ...PR, name })) as Revision).spec?.lifecycle;
+      for (const r of fleet.replicas) expect(await lifecycle(r)).toBe("Draft");
+      const log = fleet.world.forge.requestLog;
+      const from = log.entries.length;
+      // alice proposes it on GitHub itself: the balancer delivers the webhook to one replica
+      const opened = await fetch(`${fleet.world.forge.apiUrl}/repos/acme/blueprints/pulls`, {
+        method: "POST",
+        headers: { authorization: `token ${alice}`, "content-type": "application/json" },
+        body: JSON.stringify({ head: "drafts/byhand/ws", base: "main", title: "by hand", body: "" }),
+      });
+      expect(opened.status).toBe(201);
+      for (const r of fleet.replicas)
+        await eventually(
+          `replica ${r.name} answers ${name} Proposed`,
+          async () => (await lifecycle(r)) === "Proposed",
+        );
+      // the replica that heard it applied the event's pull request, and told the others with it
+      const listed = log.entries
+        .slice(from)
+        .filter(
+          (e) => e.login === "alice" && e.method === "GET" && e.route === "/repos/{owner}/{repo}/pulls",
+        );
+      expect(listed.map((e) => `${e.path} ${e.status}`)).toEqual([]);
+    }, 120_000);
+
     it("a replica killed: the others answer on; one started again serves what was written while it was away", async () => {
       const [a, b, c] = fleet.replicas as [ApiReplica, ApiReplica, ApiReplica];
       await c.client.listNamespacedCustomObject(PR);
