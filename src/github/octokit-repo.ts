@@ -172,7 +172,7 @@ export class OctokitRepo implements RepoPort {
   async commitTree(input: Parameters<RepoPort["commitTree"]>[0]): Promise<PushResult> {
     if (input.parent) await this.git.fetch(input.parent);
     const pushed = await this.git.commitTree(input);
-    if (pushed.ok) this.pulls?.pushed(this.id, input.branch, pushed.sha);
+    if (pushed.ok) this.pulls?.wrote(this.id, { kind: "pushed", branch: input.branch, sha: pushed.sha });
     return pushed;
   }
 
@@ -248,7 +248,7 @@ export class OctokitRepo implements RepoPort {
     return this.call(`opening a pull request from ${input.head}`, async () => {
       const { data } = await this.octokit.rest.pulls.create({ ...this.id, ...input });
       const pull = toPull(parseResponse(restPull, data, `opening a pull request from ${input.head}`));
-      this.pulls?.wrote(this.id, pull);
+      this.pulls?.wrote(this.id, { kind: "answered", pull });
       return pull;
     });
   }
@@ -261,8 +261,10 @@ export class OctokitRepo implements RepoPort {
       this.octokit.rest.pulls.update({ ...this.id, pull_number: number, ...input }),
     );
     const now = restPull.safeParse(data);
-    if (now.success) this.pulls?.wrote(this.id, toPull(now.data));
-    else this.pulls?.unsure(this.id);
+    this.pulls?.wrote(
+      this.id,
+      now.success ? { kind: "answered", pull: toPull(now.data) } : { kind: "unknown" },
+    );
   }
 
   mergePull(
@@ -280,7 +282,7 @@ export class OctokitRepo implements RepoPort {
           ...(input.title ? { commit_title: input.title } : {}),
           ...(input.message ? { commit_message: input.message } : {}),
         });
-        this.pulls?.merged(this.id, number);
+        this.pulls?.wrote(this.id, { kind: "merged", number });
         return data.sha;
       }),
     );
@@ -328,13 +330,12 @@ export class OctokitRepo implements RepoPort {
   #labelled(issue: number, answer: unknown): void {
     if (!this.pulls) return;
     const labels = restLabels.safeParse(answer);
-    if (labels.success)
-      this.pulls.labelled(
-        this.id,
-        issue,
-        labels.data.map((l) => l.name),
-      );
-    else this.pulls.unsure(this.id);
+    this.pulls.wrote(
+      this.id,
+      labels.success
+        ? { kind: "labels", number: issue, labels: labels.data.map((l) => l.name) }
+        : { kind: "unknown" },
+    );
   }
 
   writers(): Promise<string[]> {
@@ -456,7 +457,7 @@ export class OctokitRepo implements RepoPort {
   async deleteRefIf(ref: string, sha: string): Promise<"deleted" | "gone" | "moved"> {
     const done = await this.git.deleteRefIf(ref, sha);
     if (done === "deleted" && ref.startsWith("refs/heads/"))
-      this.pulls?.branchGone(this.id, ref.slice("refs/heads/".length));
+      this.pulls?.wrote(this.id, { kind: "deleted", branch: ref.slice("refs/heads/".length) });
     return done;
   }
 
@@ -464,7 +465,7 @@ export class OctokitRepo implements RepoPort {
     // by git, not REST: a push GitHub does not count against the budget, refused by the same rules
     const deleted = await this.git.deleteBranch(name);
     if (deleted.kind !== "refused") {
-      this.pulls?.branchGone(this.id, name);
+      this.pulls?.wrote(this.id, { kind: "deleted", branch: name });
       return;
     }
     throw new GitHubError(
@@ -649,7 +650,8 @@ export class OctokitRepo implements RepoPort {
   ): Promise<"created" | "exists"> {
     // by git, not REST: a push GitHub does not count against the budget, refused by the same rules
     const pushed = await this.git.createTag(name, sha, dropping);
-    if (pushed.kind === "created" && dropping) this.pulls?.branchGone(this.id, dropping.branch);
+    if (pushed.kind === "created" && dropping)
+      this.pulls?.wrote(this.id, { kind: "deleted", branch: dropping.branch });
     if (pushed.kind !== "refused") return pushed.kind;
     throw new GitHubError(
       "forbidden",

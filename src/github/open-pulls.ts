@@ -1,5 +1,18 @@
 import type { PullRequest, RepoId } from "./port.js";
 
+/**
+ * What a write of this process did to a repository's pull requests, as GitHub answered it: a pull
+ * request opened or edited (as it is now), one merged, an issue's labels now, a branch pushed to a
+ * commit or deleted, or something not known (the next reading lists them again).
+ */
+export type PullChange =
+  | { kind: "answered"; pull: PullRequest }
+  | { kind: "merged"; number: number }
+  | { kind: "labels"; number: number; labels: string[] }
+  | { kind: "pushed"; branch: string; sha: string }
+  | { kind: "deleted"; branch: string }
+  | { kind: "unknown" };
+
 /** A pull request merged: final, no event about it is newer than its merge (GitHub never reopens one). */
 const MERGED = "merged";
 
@@ -44,8 +57,17 @@ export class OpenPulls {
 
   constructor(
     private readonly trustMs: () => number,
-    private readonly now: () => number = Date.now,
+    private readonly opts: {
+      /** The clock listings are dated by (tests set it). */
+      now?: () => number;
+      /** Told of each change a write of this process made (`wrote`): a fleet's replica tells the others. */
+      tell?: (full: string, change: PullChange) => void;
+    } = {},
   ) {}
+
+  private now(): number {
+    return (this.opts.now ?? Date.now)();
+  }
 
   static #key(repo: RepoId | string): string {
     return (typeof repo === "string" ? repo : `${repo.owner}/${repo.repo}`).toLowerCase();
@@ -84,45 +106,54 @@ export class OpenPulls {
     return pulls;
   }
 
-  /** What GitHub answered a write of this process with (a pull request opened or edited): as it is now. */
-  wrote(repo: RepoId, pull: PullRequest): void {
-    const k = this.#entry(repo);
-    if (pull.state === "open") this.#open(k, pull, false);
-    else this.#close(k, pull.number, pull.merged ? MERGED : (pull.updatedAt ?? ""));
-  }
-
-  /** Pull request `number` merged by a write of this process. */
-  merged(repo: RepoId, number: number): void {
-    this.#close(this.#entry(repo), number, MERGED);
-  }
-
-  /** The labels GitHub answered a write of this process that issue `number` has now. */
-  labelled(repo: RepoId, number: number, labels: readonly string[]): void {
-    const k = this.#entry(repo);
-    const known = k.open.get(number);
-    if (!known) return;
-    this.#open(k, { ...known.pull, labels: [...labels] }, true);
-  }
-
   /**
-   * Branch `branch` pushed to `sha` by this process: an open pull request from it has that head now; one
-   * into it may be merged by the push (GitHub marks it so), which is not known here.
+   * A write of this process changed `repo`'s pull requests (OctokitRepo tells each): applied, and told
+   * on (`tell`: the other replicas of a fleet, which apply it as `told`).
    */
-  pushed(repo: RepoId, branch: string, sha: string): void {
-    const k = this.#entry(repo);
-    if (this.#into(k, branch)) {
-      this.unsure(repo);
-      return;
-    }
-    for (const known of [...k.open.values()])
-      if (this.#from(repo, known.pull, branch)) this.#open(k, { ...known.pull, headSha: sha }, true);
+  wrote(repo: RepoId, change: PullChange): void {
+    this.#apply(repo, change);
+    this.opts.tell?.(OpenPulls.#key(repo), change);
   }
 
-  /** Branch `branch` deleted by this process: GitHub closes the pull requests from it and into it. */
-  branchGone(repo: RepoId, branch: string): void {
+  /** Another replica's write changed `repo`'s pull requests so (its `wrote`, told through the fleet). */
+  told(repo: RepoId | string, change: PullChange): void {
+    this.#apply(repo, change);
+  }
+
+  #apply(repo: RepoId | string, change: PullChange): void {
     const k = this.#entry(repo);
-    if (this.#into(k, branch) || [...k.open.values()].some((p) => this.#from(repo, p.pull, branch)))
-      this.unsure(repo);
+    const full = OpenPulls.#key(repo);
+    switch (change.kind) {
+      case "answered": {
+        const pull = change.pull;
+        if (pull.state === "open") this.#open(k, pull, false);
+        else this.#close(k, pull.number, pull.merged ? MERGED : (pull.updatedAt ?? ""));
+        return;
+      }
+      case "merged":
+        this.#close(k, change.number, MERGED);
+        return;
+      case "labels": {
+        const known = k.open.get(change.number);
+        if (known) this.#open(k, { ...known.pull, labels: [...change.labels] }, true);
+        return;
+      }
+      case "pushed":
+        // a pull request into the branch may be merged by the push (GitHub marks it so): not known here
+        if (into(k, change.branch)) this.unsure(full);
+        else
+          for (const known of [...k.open.values()])
+            if (from(full, known.pull, change.branch))
+              this.#open(k, { ...known.pull, headSha: change.sha }, true);
+        return;
+      case "deleted":
+        // GitHub closes the pull requests from the branch and into it
+        if (into(k, change.branch) || [...k.open.values()].some((p) => from(full, p.pull, change.branch)))
+          this.unsure(full);
+        return;
+      case "unknown":
+        this.unsure(full);
+    }
   }
 
   /**
@@ -169,19 +200,6 @@ export class OpenPulls {
     }
     k.changes++;
   }
-
-  /** An open pull request into `branch`. */
-  #into(k: Known, branch: string): boolean {
-    return [...k.open.values()].some((p) => p.pull.baseRef === branch);
-  }
-
-  /** Pull request `pull` is from `branch` of `repo` itself (not a fork's branch of that name). */
-  #from(repo: RepoId, pull: PullRequest, branch: string): boolean {
-    return (
-      pull.headRef === branch &&
-      (pull.headRepo === null || pull.headRepo.toLowerCase() === OpenPulls.#key(repo))
-    );
-  }
 }
 
 /**
@@ -215,6 +233,16 @@ function placed(k: Known, action: string, pull: PullRequest): "apply" | "ignore"
   }
   // open, and not in the listing: opened after it, or closed before it and told late
   return pull.state === "open" && action !== "opened" ? "unsure" : "apply";
+}
+
+/** An open pull request into `branch`. */
+function into(k: Known, branch: string): boolean {
+  return [...k.open.values()].some((p) => p.pull.baseRef === branch);
+}
+
+/** Pull request `pull` is from `branch` of repository `full` itself (not a fork's branch of that name). */
+function from(full: string, pull: PullRequest, branch: string): boolean {
+  return pull.headRef === branch && (pull.headRepo === null || pull.headRepo.toLowerCase() === full);
 }
 
 function copy(p: PullRequest): PullRequest {

@@ -5,7 +5,7 @@ import { LRUCache } from "lru-cache";
 import type { AnswerCache } from "../github/conditional.js";
 import { DefaultBranchFiles } from "../github/default-branch-files.js";
 import { pullOfEvent } from "../github/octokit-repo.js";
-import { OpenPulls } from "../github/open-pulls.js";
+import { OpenPulls, type PullChange } from "../github/open-pulls.js";
 import type { PullRequest, RepoId } from "../github/port.js";
 import { type DraftPullsMemo, noteClosedPull, noteDraftCommit } from "../jobs/publish/merged-drafts.js";
 import {
@@ -108,7 +108,14 @@ export interface IndexFleet {
  */
 type FleetNotice =
   | { kind: "repository"; full: string; pull?: PullEvent }
-  | { kind: "written"; namespace: string; full?: string }
+  | {
+      kind: "written";
+      namespace: string;
+      full?: string;
+      /** The writer told what its write did to pull requests (`pulls` notices): absent, not known. */
+      pulls?: "told";
+    }
+  | { kind: "pulls"; full: string; change: PullChange }
   | { kind: "draft"; owner: string; repo: string; branch: string; sha: string };
 
 /**
@@ -225,6 +232,33 @@ function pullEventOf(payload: unknown): PullEvent {
     action: typeof p?.action === "string" ? p.action : "unknown",
     pull: pullOfEvent(p?.pull_request),
   };
+}
+
+/** A change of pull requests as another replica told it (JSON through Redis), of a shape it can be. */
+function isPullChange(v: unknown): v is PullChange {
+  const c = v as
+    | { kind?: unknown; pull?: unknown; number?: unknown; labels?: unknown; branch?: unknown; sha?: unknown }
+    | undefined;
+  switch (c?.kind) {
+    case "answered":
+      return isPull(c.pull);
+    case "merged":
+      return typeof c.number === "number";
+    case "labels":
+      return (
+        typeof c.number === "number" &&
+        Array.isArray(c.labels) &&
+        c.labels.every((l) => typeof l === "string")
+      );
+    case "pushed":
+      return isText(c.branch) && isText(c.sha);
+    case "deleted":
+      return isText(c.branch);
+    case "unknown":
+      return true;
+    default:
+      return false;
+  }
 }
 
 /** A pull request as another replica told it (JSON through Redis): the fields a listing reads, typed. */
@@ -367,8 +401,15 @@ export class RevisionIndex {
 
   constructor(readonly settings: RevisionIndexSettings) {
     this.metadata = new RepoMetadataMemo(settings.accessTrustMs);
-    this.openPulls = new OpenPulls(() =>
-      settings.fleet && !settings.fleet.listening ? 0 : settings.maxAgeMs,
+    this.openPulls = new OpenPulls(
+      () => (settings.fleet && !settings.fleet.listening ? 0 : settings.maxAgeMs),
+      {
+        // what this replica's writes did to pull requests, told before each write's own notice
+        tell: (full, change) =>
+          settings.fleet
+            ?.tell({ kind: "pulls", full, change } satisfies FleetNotice)
+            .catch((e: unknown) => settings.onError?.(e)),
+      },
     );
     this.access = new ReadAccess(
       {
@@ -401,11 +442,15 @@ export class RevisionIndex {
       this.#repositoryChangedHere(body.full);
     }
     if (!n.own && body?.kind === "written" && typeof body.namespace === "string") {
-      // another replica's write: what it changed of the repository's pull requests is not known here
-      if (typeof body.full === "string") this.openPulls.unsure(body.full);
-      else this.openPulls.unsureAll();
+      // another replica's write: what it did to pull requests was told before it, or is not known
+      if (body.pulls !== "told") {
+        if (typeof body.full === "string") this.openPulls.unsure(body.full);
+        else this.openPulls.unsureAll();
+      }
       this.#writtenHere(body.namespace, body.full);
     }
+    if (!n.own && body?.kind === "pulls" && isText(body.full) && isPullChange(body.change))
+      this.openPulls.told(body.full, body.change);
     if (!n.own && body?.kind === "draft" && [body.owner, body.repo, body.branch, body.sha].every(isText))
       noteDraftCommit(
         this.#draftPulls,
@@ -615,7 +660,7 @@ export class RevisionIndex {
     if (!fleet) return;
     const key = ns.toLowerCase();
     try {
-      const body: FleetNotice = { kind: "written", namespace: key, ...(full ? { full } : {}) };
+      const body: FleetNotice = { kind: "written", namespace: key, ...(full ? { full } : {}), pulls: "told" };
       const seq = await fleet.tell(body, key);
       // this replica's own write, heard before its notice comes back, when it heard every one before it
       if (seq !== undefined && this.#applied.get(key) === seq - 1) this.#count(key, seq);

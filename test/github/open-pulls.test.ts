@@ -44,10 +44,7 @@ const numbers = (ps: PullRequest[]) => ps.map((p) => p.number);
 describe("the open pull requests a server knows", () => {
   it("lists once, then answers from what it knows until the listing is older than it trusts", async () => {
     let clock = 1_000;
-    const known = new OpenPulls(
-      () => 60_000,
-      () => clock,
-    );
+    const known = new OpenPulls(() => 60_000, { now: () => clock });
     const gh = github(pull(1), pull(2));
     expect(numbers(await known.list(REPO, gh.ask))).toEqual([1, 2]);
     expect(numbers(await known.list(REPO, gh.ask))).toEqual([2, 1]);
@@ -69,17 +66,20 @@ describe("the open pull requests a server knows", () => {
     const known = new OpenPulls(() => 60_000);
     const gh = github(pull(1));
     await known.list(REPO, gh.ask);
-    known.wrote(REPO, pull(2));
-    known.labelled(REPO, 2, ["porchlight/deletion-proposed"]);
+    known.wrote(REPO, { kind: "answered", pull: pull(2) });
+    known.wrote(REPO, { kind: "labels", number: 2, labels: ["porchlight/deletion-proposed"] });
     const now = await known.list(REPO, gh.ask);
     expect(numbers(now)).toEqual([2, 1]);
     expect(now[0]?.labels).toEqual(["porchlight/deletion-proposed"]);
-    known.merged(REPO, 1);
-    known.wrote(REPO, pull(2, { state: "closed", updatedAt: "2026-11-29T10:00:05Z" }));
+    known.wrote(REPO, { kind: "merged", number: 1 });
+    known.wrote(REPO, {
+      kind: "answered",
+      pull: pull(2, { state: "closed", updatedAt: "2026-11-29T10:00:05Z" }),
+    });
     expect(await known.list(REPO, gh.ask)).toEqual([]);
     expect(gh.asked).toBe(1);
     // what it answers is a copy: a caller changing it changes nothing kept
-    known.wrote(REPO, pull(3));
+    known.wrote(REPO, { kind: "answered", pull: pull(3) });
     (await known.list(REPO, gh.ask))[0]?.labels.push("mine");
     expect((await known.list(REPO, gh.ask))[0]?.labels).toEqual([]);
   });
@@ -97,7 +97,7 @@ describe("the open pull requests a server knows", () => {
     expect(numbers(now)).toEqual([2, 1]);
     expect(now[0]?.labels).toEqual(["x"]);
     // merged by this process, then the `opened` event of it told late: it stays merged
-    known.merged(REPO, 2);
+    known.wrote(REPO, { kind: "merged", number: 2 });
     known.heard(REPO, "synchronize", pull(2, { updatedAt: "2026-11-29T10:09:00Z" }));
     // closed elsewhere; its late events before the close are let go, a reopening after it applied
     known.heard(REPO, "closed", pull(1, { state: "closed", updatedAt: "2026-11-29T10:00:03Z" }));
@@ -117,8 +117,8 @@ describe("the open pull requests a server knows", () => {
     const known = new OpenPulls(() => 60_000);
     const gh = github();
     await known.list(REPO, gh.ask);
-    known.wrote(REPO, pull(5));
-    known.labelled(REPO, 5, ["porchlight/deletion-proposed"]);
+    known.wrote(REPO, { kind: "answered", pull: pull(5) });
+    known.wrote(REPO, { kind: "labels", number: 5, labels: ["porchlight/deletion-proposed"] });
     // GitHub's `opened`, sent before the label landed, the same second as the pull request it answered
     known.heard(REPO, "opened", pull(5));
     expect((await known.list(REPO, gh.ask))[0]?.labels).toEqual(["porchlight/deletion-proposed"]);
@@ -130,7 +130,7 @@ describe("the open pull requests a server knows", () => {
     );
     expect(gh.asked).toBe(1);
     // and a later event that does not hold it: whether it came before or after is not known
-    known.labelled(REPO, 5, []);
+    known.wrote(REPO, { kind: "labels", number: 5, labels: [] });
     known.heard(REPO, "edited", pull(5, { labels: ["other"], updatedAt: "2026-11-29T10:00:02Z" }));
     gh.open = [pull(5, { labels: ["other"] })];
     expect((await known.list(REPO, gh.ask))[0]?.labels).toEqual(["other"]);
@@ -161,21 +161,35 @@ describe("the open pull requests a server knows", () => {
       known.heard(REPO, "edited", pull(1, { updatedAt: undefined })),
     );
     await again("a push to a branch a pull request goes into: GitHub may merge it", () =>
-      known.pushed(REPO, "main", "c".repeat(40)),
+      known.wrote(REPO, { kind: "pushed", branch: "main", sha: "c".repeat(40) }),
     );
     await again("a pull request's head branch deleted: GitHub closes it", () =>
-      known.branchGone(REPO, "drafts/p1/ws"),
+      known.wrote(REPO, { kind: "deleted", branch: "drafts/p1/ws" }),
     );
     await again("another replica wrote", () => known.unsure("ACME/Blueprints"));
     // a push to a pull request's head is known: its head moves
-    known.pushed(REPO, "drafts/p1/ws", "d".repeat(40));
+    known.wrote(REPO, { kind: "pushed", branch: "drafts/p1/ws", sha: "d".repeat(40) });
     const before = gh.asked;
     expect((await known.list(REPO, gh.ask))[0]?.headSha).toBe("d".repeat(40));
     // and a branch no pull request comes from or goes into changes nothing
-    known.pushed(REPO, "drafts/other/ws", "e".repeat(40));
-    known.branchGone(REPO, "drafts/other/ws");
+    known.wrote(REPO, { kind: "pushed", branch: "drafts/other/ws", sha: "e".repeat(40) });
+    known.wrote(REPO, { kind: "deleted", branch: "drafts/other/ws" });
     await known.list(REPO, gh.ask);
     expect(gh.asked).toBe(before);
+  });
+
+  it("tells its own writes' changes on (to a fleet's other replicas), and applies theirs without telling them again", async () => {
+    const said: string[] = [];
+    const here = new OpenPulls(() => 60_000, { tell: (full, change) => said.push(`${full} ${change.kind}`) });
+    const there = new OpenPulls(() => 60_000, { tell: () => said.push("told again") });
+    const gh = github();
+    await here.list(REPO, gh.ask);
+    await there.list(REPO, gh.ask);
+    here.wrote(REPO, { kind: "answered", pull: pull(4) });
+    there.told("acme/blueprints", { kind: "answered", pull: pull(4) });
+    expect(said).toEqual(["acme/blueprints answered"]);
+    expect(numbers(await there.list(REPO, gh.ask))).toEqual([4]);
+    expect(gh.asked).toBe(2);
   });
 
   it("does not keep a listing asked before a change it heard while asking", async () => {
@@ -183,7 +197,7 @@ describe("the open pull requests a server knows", () => {
     let answer: (ps: PullRequest[]) => void = () => {};
     const slow = () => new Promise<PullRequest[]>((resolve) => (answer = resolve));
     const listing = known.list(REPO, slow);
-    known.wrote(REPO, pull(2));
+    known.wrote(REPO, { kind: "answered", pull: pull(2) });
     answer([pull(1)]);
     expect(numbers(await listing)).toEqual([1]);
     const gh = github(pull(2), pull(1));

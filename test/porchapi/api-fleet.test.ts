@@ -133,6 +133,32 @@ describe.skipIf(!hasRedis)(
       expect(counted.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual([]);
     }, 120_000);
 
+    it("a proposal and its approval through one replica: the others answer each from what the writer told, listing nothing", async () => {
+      const [a, b, c] = fleet.replicas as [ApiReplica, ApiReplica, ApiReplica];
+      const created = (await a.client.createNamespacedCustomObject(draftOf("told"))) as Revision;
+      const name = created.metadata?.name ?? "";
+      for (const r of fleet.replicas) await r.client.getNamespacedCustomObject({ ...PR, name });
+      const log = fleet.world.forge.requestLog;
+      const from = log.entries.length;
+      const lifecycle = async (r: ApiReplica) =>
+        ((await r.client.getNamespacedCustomObject({ ...PR, name })) as Revision).spec?.lifecycle;
+      await a.client.patchNamespacedCustomObject(
+        { ...PR, name, body: { spec: { lifecycle: "Proposed" } } },
+        MERGE,
+      );
+      for (const reader of [b, c]) expect(await lifecycle(reader)).toBe("Proposed");
+      await approve(a, name);
+      for (const reader of [b, c]) expect(await lifecycle(reader)).toBe("Published");
+      // each write's changes of pull requests (the one opened, the one merged) were told before its
+      // notice: the other replicas know them as the writer does, and ask GitHub nothing about them
+      const listed = log.entries
+        .slice(from)
+        .filter(
+          (e) => e.login === "alice" && e.method === "GET" && e.route === "/repos/{owner}/{repo}/pulls",
+        );
+      expect(listed.map((e) => `${e.path} ${e.status}`)).toEqual([]);
+    }, 180_000);
+
     it("a pull request opened on GitHub, its webhook heard by one replica, is answered by each from the notice, listing nothing", async () => {
       for (const r of fleet.replicas) await r.client.listNamespacedCustomObject(PR);
       const [a] = fleet.replicas as [ApiReplica];
