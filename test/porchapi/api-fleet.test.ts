@@ -42,6 +42,14 @@ describe.skipIf(!hasRedis)(
     });
 
     const approve = (through: ApiReplica, name: string) => approveThrough(through, alice, name);
+    const lifecycle = async (r: ApiReplica, name: string) =>
+      ((await r.client.getNamespacedCustomObject({ ...PR, name })) as Revision).spec?.lifecycle;
+    /** alice's listings of pull requests since log entry `from`, each as its path and status. */
+    const pullListings = (from: number) =>
+      fleet.world.forge.requestLog.entries
+        .slice(from)
+        .filter((e) => e.login === "alice" && e.method === "GET" && e.route === "/repos/{owner}/{repo}/pulls")
+        .map((e) => `${e.path} ${e.status}`);
 
     it("a write answered by one replica is what the next read through another answers; a watch on a third sees each change", async () => {
       const [a, b, c] = fleet.replicas as [ApiReplica, ApiReplica, ApiReplica];
@@ -138,25 +146,17 @@ describe.skipIf(!hasRedis)(
       const created = (await a.client.createNamespacedCustomObject(draftOf("told"))) as Revision;
       const name = created.metadata?.name ?? "";
       for (const r of fleet.replicas) await r.client.getNamespacedCustomObject({ ...PR, name });
-      const log = fleet.world.forge.requestLog;
-      const from = log.entries.length;
-      const lifecycle = async (r: ApiReplica) =>
-        ((await r.client.getNamespacedCustomObject({ ...PR, name })) as Revision).spec?.lifecycle;
+      const from = fleet.world.forge.requestLog.entries.length;
       await a.client.patchNamespacedCustomObject(
         { ...PR, name, body: { spec: { lifecycle: "Proposed" } } },
         MERGE,
       );
-      for (const reader of [b, c]) expect(await lifecycle(reader)).toBe("Proposed");
+      for (const reader of [b, c]) expect(await lifecycle(reader, name)).toBe("Proposed");
       await approve(a, name);
-      for (const reader of [b, c]) expect(await lifecycle(reader)).toBe("Published");
+      for (const reader of [b, c]) expect(await lifecycle(reader, name)).toBe("Published");
       // each write's changes of pull requests (the one opened, the one merged) were told before its
       // notice: the other replicas know them as the writer does, and ask GitHub nothing about them
-      const listed = log.entries
-        .slice(from)
-        .filter(
-          (e) => e.login === "alice" && e.method === "GET" && e.route === "/repos/{owner}/{repo}/pulls",
-        );
-      expect(listed.map((e) => `${e.path} ${e.status}`)).toEqual([]);
+      expect(pullListings(from)).toEqual([]);
     }, 180_000);
 
     it("a pull request opened on GitHub, its webhook heard by one replica, is answered by each from the notice, listing nothing", async () => {
@@ -164,11 +164,8 @@ describe.skipIf(!hasRedis)(
       const [a] = fleet.replicas as [ApiReplica];
       const created = (await a.client.createNamespacedCustomObject(draftOf("byhand"))) as Revision;
       const name = created.metadata?.name ?? "";
-      const lifecycle = async (r: ApiReplica) =>
-        ((await r.client.getNamespacedCustomObject({ ...PR, name })) as Revision).spec?.lifecycle;
-      for (const r of fleet.replicas) expect(await lifecycle(r)).toBe("Draft");
-      const log = fleet.world.forge.requestLog;
-      const from = log.entries.length;
+      for (const r of fleet.replicas) expect(await lifecycle(r, name)).toBe("Draft");
+      const from = fleet.world.forge.requestLog.entries.length;
       // alice proposes it on GitHub itself: the balancer delivers the webhook to one replica
       const opened = await fetch(`${fleet.world.forge.apiUrl}/repos/acme/blueprints/pulls`, {
         method: "POST",
@@ -179,15 +176,10 @@ describe.skipIf(!hasRedis)(
       for (const r of fleet.replicas)
         await eventually(
           `replica ${r.name} answers ${name} Proposed`,
-          async () => (await lifecycle(r)) === "Proposed",
+          async () => (await lifecycle(r, name)) === "Proposed",
         );
       // the replica that heard it applied the event's pull request, and told the others with it
-      const listed = log.entries
-        .slice(from)
-        .filter(
-          (e) => e.login === "alice" && e.method === "GET" && e.route === "/repos/{owner}/{repo}/pulls",
-        );
-      expect(listed.map((e) => `${e.path} ${e.status}`)).toEqual([]);
+      expect(pullListings(from)).toEqual([]);
     }, 120_000);
 
     it("a replica killed: the others answer on; one started again serves what was written while it was away", async () => {
