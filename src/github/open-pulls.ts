@@ -124,12 +124,9 @@ export class OpenPulls {
     const k = this.#entry(repo);
     const full = OpenPulls.#key(repo);
     switch (change.kind) {
-      case "answered": {
-        const pull = change.pull;
-        if (pull.state === "open") this.#open(k, pull, false);
-        else this.#close(k, pull.number, pull.merged ? MERGED : (pull.updatedAt ?? ""));
+      case "answered":
+        this.#now(k, change.pull);
         return;
-      }
       case "merged":
         this.#close(k, change.number, MERGED);
         return;
@@ -164,8 +161,7 @@ export class OpenPulls {
     const k = this.#entry(repo);
     const verdict = placed(k, action, pull);
     if (verdict === "unsure") this.unsure(repo);
-    else if (verdict === "apply" && pull.state === "open") this.#open(k, pull, false);
-    else if (verdict === "apply") this.#close(k, pull.number, pull.merged ? MERGED : (pull.updatedAt ?? ""));
+    else if (verdict === "apply") this.#now(k, pull);
   }
 
   /** What is known of `repo` may be out of date (another replica's write): its listing is asked again. */
@@ -181,6 +177,12 @@ export class OpenPulls {
       k.sure = false;
       k.changes++;
     }
+  }
+
+  /** `pull` as GitHub says it is now: open, or closed (merged, final) as of its `updatedAt`. */
+  #now(k: Known, pull: PullRequest): void {
+    if (pull.state === "open") this.#open(k, pull, false);
+    else this.#close(k, pull.number, pull.merged ? MERGED : (pull.updatedAt ?? ""));
   }
 
   #open(k: Known, pull: PullRequest, ahead: boolean): void {

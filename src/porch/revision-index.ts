@@ -625,8 +625,7 @@ export class RevisionIndex {
     }
     this.openPulls.heard(full, action, pull);
     // a draft's proposal closed: whether it merged at the draft's head is known, not asked (merged-drafts.ts)
-    const [owner = "", repo = ""] = full.split("/");
-    if (pull.state === "closed") noteClosedPull(this.#draftPulls, { owner, repo }, pull);
+    if (pull.state === "closed") noteClosedPull(this.#draftPulls, full, pull);
   }
 
   /** A change of repository `full` heard (a webhook filtered by repositoryChanged, here or on another replica). */

@@ -1,4 +1,4 @@
-import type { PullRequest, RepoId, RepoPort, RepoPulls } from "../../github/port.js";
+import type { PullRequest, RepoPort, RepoPulls } from "../../github/port.js";
 import { DELETION_LABEL } from "../../lifecycle/labels.js";
 import { parsePackageBranch } from "../../lifecycle/package-branch.js";
 import { indexRefs, type RefInfo } from "../../lifecycle/refs.js";
@@ -104,15 +104,15 @@ export function noteDraftCommit(
 }
 
 /**
- * Pull request `pull` of `repo`, closed (a webhook told it): when it came from a draft branch of the
+ * Pull request `pull` of repository `full` (`owner/repo`), closed (a webhook told it): when it came from a draft branch of the
  * repository itself, the branch at its head is noted as the listing would find it, merged there or not,
  * so that the next listing does not ask about the branch whose proposal just closed (it would ask: the
  * proposal open at the last listing and not now may have been merged). GitHub refuses to open a pull
  * request whose head its base already holds, so none merged at that head before it is missed (but one
  * into another base branch, which DRAFT_PULLS_TRUST_MS bounds).
  */
-export function noteClosedPull(memo: DraftPullsMemo, repo: RepoId, pull: PullRequest): void {
-  const key = repoKey({ id: repo });
+export function noteClosedPull(memo: DraftPullsMemo, full: string, pull: PullRequest): void {
+  const key = full.toLowerCase();
   if (pull.state !== "closed" || (pull.headRepo !== null && pull.headRepo.toLowerCase() !== key)) return;
   if (!parsePackageBranch(pull.headRef).ok) return;
   const kept = memo.get(key) ?? new Map<string, DraftListing>();
