@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { draftOf, REVISIONS } from "../porchapi/fleet-replicas.js";
-import { type PorchWorld, porchWorld } from "./porch-world.js";
+import { approveAsMaintainer, type PorchWorld, porchWorld } from "./porch-world.js";
 
 const LISTING = "/repos/{owner}/{repo}/pulls";
 
@@ -26,11 +26,12 @@ describe("Porch's API and the open pull requests it knows", () => {
   }, 120_000);
   afterAll(() => w?.stop());
 
-  /** The callers' listings of pull requests since log entry `from` (the app's are its own). */
+  /** The callers' listings of pull requests since log entry `from` (the app's are its own), each as its path and status. */
   const listings = (from: number) =>
     w.forge.requestLog.entries
       .slice(from)
-      .filter((e) => e.method === "GET" && e.route === LISTING && e.installationId === null);
+      .filter((e) => e.method === "GET" && e.route === LISTING && e.installationId === null)
+      .map((e) => `${e.path} ${e.status}`);
 
   const lifecycle = async (name: string) =>
     ok(await w.request("reviewer", "GET", `${REVISIONS}/${name}`), `get ${name}`).spec?.lifecycle;
@@ -44,33 +45,29 @@ describe("Porch's API and the open pull requests it knows", () => {
       "application/merge-patch+json",
     );
 
-  it("answers a proposal and its approval made through it without listing them again", async () => {
-    const name = "blueprints.known.ws";
-    ok(await w.request("reviewer", "POST", REVISIONS, draftOf("known").body), "create");
+  /** A new Draft `blueprints.PKG.ws`, the app done with it: its name, and where the request log is then. */
+  const created = async (pkg: string) => {
+    const name = `blueprints.${pkg}.ws`;
+    ok(await w.request("reviewer", "POST", REVISIONS, draftOf(pkg).body), "create");
     await w.settle();
     expect(await lifecycle(name)).toBe("Draft");
-    const from = w.forge.requestLog.entries.length;
+    return { name, from: w.forge.requestLog.entries.length };
+  };
+
+  it("answers a proposal and its approval made through it without listing them again", async () => {
+    const { name, from } = await created("known");
     expect(ok(await patch(name, "Proposed"), "propose").spec?.lifecycle).toBe("Proposed");
     expect(await lifecycle(name)).toBe("Proposed");
     await w.settle();
-    const current = ok(await w.request("maintainer", "GET", `${REVISIONS}/${name}`), "get");
-    const approved = await w.request("maintainer", "PUT", `${REVISIONS}/${name}/approval`, {
-      ...current,
-      spec: { ...current.spec, lifecycle: "Published" },
-    });
-    expect(ok(approved, "approve").spec?.lifecycle).toBe("Published");
+    expect(ok(await approveAsMaintainer(w, name), "approve").spec?.lifecycle).toBe("Published");
     expect(await lifecycle(name)).toBe("Published");
     await w.settle();
     expect(await lifecycle(name)).toBe("Published");
-    expect(listings(from).map((e) => `${e.path} ${e.status}`)).toEqual([]);
+    expect(listings(from)).toEqual([]);
   }, 300_000);
 
   it("answers a pull request opened and closed on GitHub directly as its webhooks told, listing nothing", async () => {
-    const name = "blueprints.outside.ws";
-    ok(await w.request("reviewer", "POST", REVISIONS, draftOf("outside").body), "create");
-    await w.settle();
-    expect(await lifecycle(name)).toBe("Draft");
-    const from = w.forge.requestLog.entries.length;
+    const { name, from } = await created("outside");
     const rest = async (method: string, path: string, body: unknown) => {
       const res = await fetch(`${w.forge.apiUrl}${path}`, {
         method,
@@ -93,6 +90,6 @@ describe("Porch's API and the open pull requests it knows", () => {
     await rest("PATCH", `/repos/acme/blueprints/pulls/${opened.number}`, { state: "closed" });
     await w.settle();
     expect(await lifecycle(name)).toBe("Draft");
-    expect(listings(from).map((e) => `${e.path} ${e.status}`)).toEqual([]);
+    expect(listings(from)).toEqual([]);
   }, 300_000);
 });

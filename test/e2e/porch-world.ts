@@ -3,6 +3,7 @@ import { pino } from "pino";
 import { type AppServer, type AppServerOptions, startAppServer } from "../../src/app/server.js";
 import { startPorchApi } from "../../src/cli/api.js";
 import { registerSeeded } from "../../src/cli/serve-porch-api.js";
+import { REVISIONS } from "../porchapi/fleet-replicas.js";
 import { settleApp } from "./harness.js";
 
 /** One request the forge served, as its request log holds it. */
@@ -102,6 +103,20 @@ export async function porchWorld(
       await forge.stop();
     },
   };
+}
+
+/**
+ * The approval subresource set to Published by the maintainer, on the revision as a GET answers it
+ * then, as Porch's clients approve: the PUT's answer (a refusal too, for the caller to read).
+ */
+export async function approveAsMaintainer(w: PorchWorld, name: string) {
+  const current = await w.request("maintainer", "GET", `${REVISIONS}/${name}`);
+  if (current.status >= 300) throw new Error(`get ${name}: ${current.status} ${current.body.message}`);
+  const spec = (current.body as { spec?: object }).spec ?? {};
+  return w.request("maintainer", "PUT", `${REVISIONS}/${name}/approval`, {
+    ...current.body,
+    spec: { ...spec, lifecycle: "Published" },
+  });
 }
 
 /**

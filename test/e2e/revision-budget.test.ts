@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { draftOf, REVISIONS } from "../porchapi/fleet-replicas.js";
-import { appRequests, byRoute, type PorchWorld, porchWorld } from "./porch-world.js";
+import {
+  appRequests,
+  approveAsMaintainer as approve,
+  byRoute,
+  type PorchWorld,
+  porchWorld,
+} from "./porch-world.js";
 
 const RESOURCES = "/apis/porch.kpt.dev/v1alpha1/namespaces/acme/packagerevisionresources";
 
@@ -85,15 +91,6 @@ async function life(w: PorchWorld, pkg: string, remove: boolean) {
       Object.entries(spent).map(([k, v]) => [k, v.map((e) => `${e.method} ${e.path} ${e.status}`)]),
     ),
   };
-}
-
-/** The approval subresource set to Published, as Porch's clients approve, by the maintainer. */
-async function approve(w: PorchWorld, name: string) {
-  const current = ok(await w.request("maintainer", "GET", `${REVISIONS}/${name}`), "get");
-  return w.request("maintainer", "PUT", `${REVISIONS}/${name}/approval`, {
-    ...current,
-    spec: { ...((current as { spec?: object }).spec ?? {}), lifecycle: "Published" },
-  });
 }
 
 /**
