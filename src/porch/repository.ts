@@ -23,6 +23,7 @@ import {
 import { taggedRevisions } from "../lifecycle/kpt-trailer.js";
 import { type CommitFactCache, type CommitFacts, commitFacts } from "./commit-facts.js";
 import { PorchError } from "./errors.js";
+import type { ReadTogether } from "./shared-readings.js";
 
 /**
  * What the engine's operations run with: who acts (the token), where GitHub is, the caches, the
@@ -90,6 +91,11 @@ export interface PorchEnv {
    * readings move no draft.
    */
   draftMade?: ((repo: RepoId, branch: string, sha: string) => void) | undefined;
+  /**
+   * This opening is one of several registrations the index reads together (shared-readings.ts): the
+   * repository's refs and pull requests listed once for all of them, the revisions found once.
+   */
+  together?: ReadTogether | undefined;
   /** --request-timeout: how long `get` waits for one repository of a namespace (undefined: no limit). */
   timeoutMs?: number | undefined;
   /**
@@ -229,7 +235,11 @@ export async function openRepository(
   });
   const canonical = `${conn.info.id.owner}/${conn.info.id.repo}`;
   const facts = commitFacts(conn.port, env.disk);
-  const refsAndPulls = () => Promise.all([conn.port.listRefs(), conn.port.listOpenPulls()]);
+  const listRefsAndPulls = () => Promise.all([conn.port.listRefs(), conn.port.listOpenPulls()]);
+  const together = env.together;
+  const refsAndPulls = together
+    ? () => together.shared.listing(canonical.toLowerCase(), together.since, listRefsAndPulls)
+    : listRefsAndPulls;
   let ahead = readAhead ? refsAndPulls() : undefined;
   // The default branch's files too, once its commit is known: the base branch unless the configuration
   // names another (then load lists that one), so the listing's fetch does not wait for the configuration.
@@ -281,28 +291,36 @@ export async function openRepository(
       ahead = undefined;
       baseAhead = undefined;
       draftsAhead = undefined;
-      const [refs, pulls] = await read;
-      // The packages on the base branch: its `.<branch>` revisions, as Porch lists its registered branch.
-      const base = indexRefs(refs).branches.get(baseBranch);
-      const onBase = async () => {
-        const dirs = base ? ((await listedAhead) ?? (await facts.packagesAt(base))) : [];
-        // after the base branch's fetch, which brings most tagged commits along
-        return { dirs, workspaces: await publishedWorkspaces(facts, refs) };
+      // Every revision of the repository, from one listing (the same for each registration of it read
+      // with this one, which then find them once: shared-readings.ts), each registration keeping its own.
+      const discover = async () => {
+        const [refs, pulls] = await read;
+        // The packages on the base branch: its `.<branch>` revisions, as Porch lists its registered branch.
+        const base = indexRefs(refs).branches.get(baseBranch);
+        const onBase = async () => {
+          const dirs = base ? ((await listedAhead) ?? (await facts.packagesAt(base))) : [];
+          // after the base branch's fetch, which brings most tagged commits along
+          return { dirs, workspaces: await publishedWorkspaces(facts, refs) };
+        };
+        // A draft branch a publish left at its merged head is that published revision, not a Draft.
+        const [merged, { dirs, workspaces }] = await Promise.all([
+          (drafts ?? mergedDraftPulls(conn.port, { refs, openPulls: pulls }, env.draftPulls)).then((p) =>
+            mergedInto(p, baseBranch),
+          ),
+          onBase(),
+        ]);
+        const discovered = discoverRevisions({
+          refs,
+          pullRequests: [...pulls, ...merged].map((p) => toPullInfo(canonical, p)),
+          baseBranch,
+          basePackages: new Set(dirs),
+          publishedWorkspaces: workspaces,
+        });
+        return { refs, pulls, discovered };
       };
-      // A draft branch a publish left at its merged head is that published revision, not a Draft.
-      const [merged, { dirs, workspaces }] = await Promise.all([
-        (drafts ?? mergedDraftPulls(conn.port, { refs, openPulls: pulls }, env.draftPulls)).then((p) =>
-          mergedInto(p, baseBranch),
-        ),
-        onBase(),
-      ]);
-      const discovered = discoverRevisions({
-        refs,
-        pullRequests: [...pulls, ...merged].map((p) => toPullInfo(canonical, p)),
-        baseBranch,
-        basePackages: new Set(dirs),
-        publishedWorkspaces: workspaces,
-      });
+      const { refs, pulls, discovered } = await (together
+        ? together.shared.derived(read, `revisions on ${baseBranch}`, discover)
+        : discover());
       const revisions = discovered
         .flatMap((r) => {
           // only the registration's directory, its packages named within it (Porch's packageInDirectory)

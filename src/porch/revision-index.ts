@@ -40,6 +40,7 @@ import {
   type RepoState,
   type Repository,
 } from "./repository.js";
+import { type ReadTogether, SharedReadings } from "./shared-readings.js";
 import {
   kptfileReader,
   type RevisionUpstream,
@@ -579,13 +580,16 @@ export class RevisionIndex {
       }),
     );
     const names = readable.flat();
+    // registrations of one repository read now list it once, and find its revisions once
+    const shared = new SharedReadings(now);
     await Promise.allSettled(
       names.map((name) =>
         opts.known && state.repos.get(name)?.read
           ? undefined
-          : this.#fresh(state, name, after, () => this.#readRepository(reader, ns, state, name)),
+          : this.#fresh(state, name, after, () => this.#readRepository(reader, ns, state, name, shared)),
       ),
     );
+    shared.close();
     const repositories = names.flatMap((n) => {
       const read = state.repos.get(n)?.read;
       return read ? [read] : [];
@@ -826,9 +830,10 @@ export class RevisionIndex {
     reader: Reader,
     ns: string,
     registrations?: ReadonlyMap<string, Registration>,
-    read?: { known: ReadonlySet<string>; directory: string },
+    read?: { known: ReadonlySet<string>; directory: string; together: ReadTogether },
   ): PorchEnv {
     return {
+      ...(read ? { together: read.together } : {}),
       ...(read
         ? { prefetch: (refs: readonly RefInfo[]) => newRevisionCommits(refs, read.known, read.directory) }
         : {}),
@@ -873,13 +878,25 @@ export class RevisionIndex {
     }
   }
 
-  async #readRepository(reader: Reader, ns: string, state: NamespaceState, name: string): Promise<void> {
+  async #readRepository(
+    reader: Reader,
+    ns: string,
+    state: NamespaceState,
+    name: string,
+    shared: SharedReadings,
+  ): Promise<void> {
+    // begun now: a listing another registration started since is as new as this reading needs
+    const together = { shared, since: now() };
     const registry = state.registry;
     const registration = registry?.registrations.get(name);
     if (!registry || !registration) return;
     // the commits of revisions not read before, fetched with the base branch's
     const known = new Set(state.repos.get(name)?.read?.revisions.map((r) => r.rev.sha));
-    const env = this.#env(reader, ns, registry.registrations, { known, directory: registration.directory });
+    const env = this.#env(reader, ns, registry.registrations, {
+      known,
+      directory: registration.directory,
+      together,
+    });
     await mkdir(env.cacheDir, { recursive: true });
     let repo: Repository;
     let loaded: RepoState;
