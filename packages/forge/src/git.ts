@@ -4,7 +4,7 @@ import { LRUCache } from "lru-cache";
 import { type CatFileObject, CatFileReader, ReaderGone } from "./catfile.js";
 import { runInHelper } from "./helper.js";
 import { historyAsStored, lineBack, type ParentsOf } from "./history.js";
-import { readRef, readRefs } from "./reffiles.js";
+import { PackedRefsMemo, readRef, readRefs } from "./reffiles.js";
 
 export interface GitPerson {
   name: string;
@@ -197,6 +197,8 @@ export class GitStore {
   private readonly answers = new Map<string, LRUCache<string, Promise<unknown>>>();
   /** Loose refs each repository's last listing read, by directory (`tidyIfMany`). */
   private readonly loose = new Map<string, number>();
+  /** Each repository's packed-refs as last parsed, kept while the file is the same (reffiles.ts). */
+  private readonly packed = new PackedRefsMemo();
 
   constructor(readonly root: string) {}
 
@@ -213,6 +215,7 @@ export class GitStore {
     const reader = this.readers.peek(dir);
     this.readers.delete(dir);
     this.loose.delete(dir);
+    this.packed.forget(dir);
     this.retire(dir, reader);
   }
 
@@ -303,7 +306,7 @@ export class GitStore {
    * (reffiles.ts), or from `git for-each-ref` where they are not plain.
    */
   async refs(dir: string): Promise<Map<string, string>> {
-    const read = await readRefs(dir);
+    const read = await readRefs(dir, this.packed);
     if (read.kind === "read") {
       this.loose.set(dir, read.loose);
       return read.refs;
@@ -345,7 +348,7 @@ export class GitStore {
     // A ref's name can move at any push: only an object id, whose commit never changes, goes to the reader.
     if (FULL_SHA.test(rev)) return (await this.read(dir, `${rev}^{commit}`, false))?.sha ?? null;
     // A name under refs/ is read from the files once, then its object id peeled by the reader.
-    const ref = await readRef(dir, rev);
+    const ref = await readRef(dir, rev, this.packed);
     if (ref.kind === "read")
       return ref.sha && ((await this.read(dir, `${ref.sha}^{commit}`, false))?.sha ?? null);
     const { stdout, code } = await runGit(dir, ["rev-parse", "--verify", "--quiet", `${rev}^{commit}`], {

@@ -88,15 +88,44 @@ async function readLoose(dir: string, name: string): Promise<RefRead> {
   return looseValue(name, text);
 }
 
-/** packed-refs' refs (empty when there is no such file), or what sends the repository to git. */
-async function readPacked(dir: string): Promise<Map<string, string> | string> {
-  let text: string;
-  try {
-    text = await fs.readFile(join(dir, "packed-refs"), "utf8");
-  } catch (err) {
-    if (errCode(err) === "ENOENT") return new Map();
-    return `packed-refs: ${errCode(err) ?? String(err)}`;
+/**
+ * packed-refs as last parsed, by repository directory, with the bytes it was parsed from: a file read
+ * again with the same bytes holds the same refs (compared whole: no identity of the file's inode or
+ * times can tell two writes apart within the clock's tick). The forge lists a repository's refs at every
+ * push (before and after) and at many API requests: parsed each time, a file of hundreds of tags
+ * (Porch's iterative test) cost more at every revision published.
+ */
+export class PackedRefsMemo {
+  readonly #parsed = new Map<string, { bytes: Buffer; refs: ReadonlyMap<string, string> }>();
+
+  async read(dir: string): Promise<ReadonlyMap<string, string> | string> {
+    let bytes: Buffer;
+    try {
+      bytes = await fs.readFile(join(dir, "packed-refs"));
+    } catch (err) {
+      if (errCode(err) === "ENOENT") return new Map();
+      return `packed-refs: ${errCode(err) ?? String(err)}`;
+    }
+    const kept = this.#parsed.get(dir);
+    if (kept?.bytes.equals(bytes)) return kept.refs;
+    const refs = parsePacked(bytes.toString("utf8"));
+    if (typeof refs !== "string") this.#parsed.set(dir, { bytes, refs });
+    return refs;
   }
+
+  /** Forgets a repository (its directory removed or replaced). */
+  forget(dir: string): void {
+    this.#parsed.delete(dir);
+  }
+}
+
+/** packed-refs' refs (empty when there is no such file), or what sends the repository to git. */
+function readPacked(dir: string, memo?: PackedRefsMemo): Promise<ReadonlyMap<string, string> | string> {
+  return (memo ?? new PackedRefsMemo()).read(dir);
+}
+
+/** The refs of packed-refs' text, or what sends the repository to git. */
+function parsePacked(text: string): Map<string, string> | string {
   const refs = new Map<string, string>();
   for (const line of text.split("\n")) {
     // The header ("# pack-refs with: ..."), a peeled tag's object ("^<id>") and the file's end.
@@ -119,7 +148,7 @@ function byBytes(a: string, b: string): number {
  * Every ref under refs/ with the object it names, ordered by name, as `git for-each-ref
  * --format='%(objectname) %(refname)'` lists them; or what sends the listing to git.
  */
-export async function readRefs(dir: string): Promise<RefsRead> {
+export async function readRefs(dir: string, memo?: PackedRefsMemo): Promise<RefsRead> {
   const odd = await notPlain(dir);
   if (odd) return { kind: "ask-git", why: odd };
   const loose = new Map<string, string>();
@@ -153,11 +182,12 @@ export async function readRefs(dir: string): Promise<RefsRead> {
   const why = await walk("refs");
   if (why) return { kind: "ask-git", why };
   // Only now packed-refs, read after every loose file: see the module's comment.
-  const packed = await readPacked(dir);
+  const packed = await readPacked(dir, memo);
   if (typeof packed === "string") return { kind: "ask-git", why: packed };
-  for (const [name, sha] of loose) packed.set(name, sha);
+  const all = new Map(packed);
+  for (const [name, sha] of loose) all.set(name, sha);
   const refs = new Map<string, string>();
-  for (const name of [...packed.keys()].sort(byBytes)) refs.set(name, packed.get(name)!);
+  for (const name of [...all.keys()].sort(byBytes)) refs.set(name, all.get(name)!);
   return { kind: "read", refs, loose: loose.size };
 }
 
@@ -166,7 +196,7 @@ export async function readRefs(dir: string): Promise<RefsRead> {
  * of git's candidates that exists — the name itself, then refs/<name>, refs/tags/<name>,
  * refs/heads/<name>, refs/remotes/<name> and refs/remotes/<name>/HEAD.
  */
-export async function readRef(dir: string, rev: string): Promise<RefRead> {
+export async function readRef(dir: string, rev: string, memo?: PackedRefsMemo): Promise<RefRead> {
   if (!plainRefName(rev)) return { kind: "ask-git", why: `${JSON.stringify(rev)} is not a plain ref name` };
   const odd = await notPlain(dir);
   if (odd) return { kind: "ask-git", why: odd };
@@ -186,14 +216,14 @@ export async function readRef(dir: string, rev: string): Promise<RefRead> {
     if (read.kind === "ask-git") return read;
     if (read.sha) {
       if (looseMissed.length === 0) return read;
-      const packed = await readPacked(dir);
+      const packed = await readPacked(dir, memo);
       if (typeof packed === "string") return { kind: "ask-git", why: packed };
       const earlier = looseMissed.find((n) => packed.has(n));
       return { kind: "read", sha: earlier ? packed.get(earlier)! : read.sha };
     }
     looseMissed.push(name);
   }
-  const packed = await readPacked(dir);
+  const packed = await readPacked(dir, memo);
   if (typeof packed === "string") return { kind: "ask-git", why: packed };
   const found = candidates.find((n) => packed.has(n));
   return { kind: "read", sha: found ? packed.get(found)! : null };
