@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { memoized } from "./memo.js";
 import { parsePackageBranch } from "./package-branch.js";
 import { parsePorchBranch } from "./porch-branch.js";
 import { parseRevisionTag, type RevisionRef } from "./revision-tag.js";
@@ -57,9 +58,15 @@ export function annotateMessage(message: string, annotation: KptAnnotation): str
 
 /**
  * Every `kpt:` line of a commit message, in order, as Porch reads them (a line may be indented; one
- * that is not JSON of that shape is skipped, as Porch skips it with a warning).
+ * that is not JSON of that shape is skipped, as Porch skips it with a warning). Kept by the message's
+ * text (a message never changes): the index reads the workspace of every revision tag of a repository
+ * at each reading of it, hundreds in Porch's iterative test, each line parsed as JSON and checked.
  */
-export function kptAnnotations(message: string): KptAnnotation[] {
+export const kptAnnotations: (message: string) => readonly KptAnnotation[] = memoized(20_000, (message) =>
+  Object.freeze(readAnnotations(message).map((a) => Object.freeze(a))),
+);
+
+function readAnnotations(message: string): KptAnnotation[] {
   const out: KptAnnotation[] = [];
   for (const raw of message.split("\n")) {
     const line = raw.trim();

@@ -1,3 +1,4 @@
+import { memoized } from "./memo.js";
 import { packagePathProblem } from "./package-path.js";
 import { type Parsed, parsed, rejected } from "./result.js";
 
@@ -15,8 +16,18 @@ export function formatRevisionTag({ package: pkg, revision }: RevisionRef): stri
   return `${pkg}/v${revision}`;
 }
 
-/** Reads a tag name (with or without `refs/tags/`). `v01` is refused so a revision has one tag only. */
-export function parseRevisionTag(tag: string): Parsed<RevisionRef> {
+/**
+ * Reads a tag name (with or without `refs/tags/`). `v01` is refused so a revision has one tag only. Kept
+ * by name: a repository's listing names every revision tag, and each reading of it (the index's at every
+ * change, a publish's) reads them all again, hundreds in Porch's iterative test.
+ */
+export const parseRevisionTag: (tag: string) => Parsed<RevisionRef> = memoized(50_000, (tag) => {
+  const read = readRevisionTag(tag);
+  if (read.ok) Object.freeze(read.value);
+  return Object.freeze(read);
+});
+
+function readRevisionTag(tag: string): Parsed<RevisionRef> {
   const name = tag.startsWith("refs/tags/") ? tag.slice("refs/tags/".length) : tag;
   const slash = name.lastIndexOf("/");
   if (slash <= 0) return rejected(`"${name}" needs a package path and a revision: <package>/v<N>`);

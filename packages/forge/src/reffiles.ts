@@ -139,9 +139,12 @@ function parsePacked(text: string): Map<string, string> | string {
   return refs;
 }
 
-/** Orders ref names as git does: by their bytes. */
-function byBytes(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
+/** Ref names in git's order: by their bytes (each name's UTF-8 made once, not at each comparison). */
+function inGitOrder(names: Iterable<string>): string[] {
+  return [...names]
+    .map((name) => ({ name, bytes: Buffer.from(name, "utf8") }))
+    .sort((a, b) => Buffer.compare(a.bytes, b.bytes))
+    .map((e) => e.name);
 }
 
 /**
@@ -187,7 +190,7 @@ export async function readRefs(dir: string, memo?: PackedRefsMemo): Promise<Refs
   const all = new Map(packed);
   for (const [name, sha] of loose) all.set(name, sha);
   const refs = new Map<string, string>();
-  for (const name of [...all.keys()].sort(byBytes)) refs.set(name, all.get(name)!);
+  for (const name of inGitOrder(all.keys())) refs.set(name, all.get(name)!);
   return { kind: "read", refs, loose: loose.size };
 }
 
