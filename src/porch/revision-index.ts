@@ -329,6 +329,15 @@ export class RevisionIndex {
   readonly #facts = new MemoryCommitFacts();
   readonly #defaultBranchFiles = new DefaultBranchFiles();
   readonly #details = new LRUCache<string, Details>({ max: DETAILS_KEPT });
+  /**
+   * What each revision's object was made from (its repository's names, the revision as discovered, its
+   * details and metadata as kept): a reading that finds the same keeps the object, its version not
+   * digested again (a repository's every revision at each reading, hundreds in Porch's iterative test).
+   */
+  readonly #madeFrom = new WeakMap<
+    IndexedRevision,
+    { of: string; d: Details | undefined; metadata: unknown }
+  >();
   /** Each repository's base branch as last read: its head and its packages' last changes. */
   readonly #branches = new LRUCache<string, { head: string; last: ReadonlyMap<string, string> }>({
     max: BRANCHES_KEPT,
@@ -910,21 +919,30 @@ export class RevisionIndex {
     }
     const { revisions } = loaded;
     const details = await this.#detailsOf(repo, loaded);
+    // a revision read from the same inputs as at the last reading is the object made then
+    const before = new Map((state.repos.get(name)?.read?.revisions ?? []).map((r) => [r.rev.ref, r]));
     const indexed = revisions.map((rev): IndexedRevision => {
       const d = details.get(rev);
+      const metadata = registry.metadata.get(nameOf(repo, rev));
+      const inputs = { of: `${repo.namespace}\n${repo.name}\n${JSON.stringify(rev)}`, d, metadata };
+      const was = before.get(rev.ref);
+      const from = was && this.#madeFrom.get(was);
+      if (was && from?.of === inputs.of && from.d === d && from.metadata === metadata) return was;
       const object = withVersion(
         withCreationTime(
           packageRevisionObject(repo, d ? { ...rev, sha: d.at } : rev, {
             upstreamLock: d?.upstream?.lock,
             tasks: d?.tasks,
             published: d?.published,
-            metadata: registry.metadata.get(nameOf(repo, rev)),
+            metadata,
             packageMetadata: d?.packageMetadata,
           }),
           d?.created,
         ),
       );
-      return { rev, object, packageLabels: d?.packageMetadata?.labels };
+      const made: IndexedRevision = { rev, object, packageLabels: d?.packageMetadata?.labels };
+      this.#madeFrom.set(made, inputs);
+      return made;
     });
     const digest = digestOf(
       indexed.map((r) => `${r.object.metadata.name}@${r.object.metadata.resourceVersion}`),
