@@ -3,6 +3,7 @@ import type { AnswerCache } from "./conditional.js";
 import type { DefaultBranchFiles } from "./default-branch-files.js";
 import { GitHubError, mapGitHubErrors, toGitHubError } from "./errors.js";
 import { installationPort, repositoryOf } from "./installation.js";
+import type { GitObjectCache } from "./object-cache.js";
 import { tokenOctokit } from "./octokit.js";
 import type { RestClient } from "./octokit-repo.js";
 import type { OpenPulls } from "./open-pulls.js";
@@ -82,6 +83,12 @@ export interface ConnectOptions {
    * connection lists them through it and tells it of its writes. Absent (a command): listed each time.
    */
   openPulls?: OpenPulls | undefined;
+  /**
+   * Which commits the cache clones hold, and trees and files' bytes by id, kept across connections (the
+   * API server's, as the app keeps its own: object-cache.ts): a connection asks git only what none
+   * before it read. Absent (a command): each connection asks git.
+   */
+  objects?: GitObjectCache | undefined;
 }
 
 /** GitHub's answer to `GET /repos/{owner}/{repo}` for a token, as connectRepo reads it. */
@@ -274,7 +281,7 @@ export async function connectRepo(opts: ConnectOptions): Promise<RepoConnection>
   const installation = installationPort(
     client,
     opts.cacheDir,
-    undefined,
+    opts.objects,
     true,
     undefined,
     opts.files,

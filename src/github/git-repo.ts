@@ -155,17 +155,30 @@ export class GitRepo {
    * has no such regular file), or null when the clone lacks the commit: read by git, nothing fetched.
    */
   async heldFile(sha: string, path: string): Promise<string | undefined | null> {
-    if (!COMMIT_ID.test(sha) || !(this.clone.holds(sha) || (await this.clone.hasCommit(sha)))) return null;
-    // a path git does not take as one (a leading slash…): asked of GitHub as given
-    const listed = await this.clone.git(["ls-tree", "-z", sha, "--", path]).then(
-      (b) => b.toString("utf8"),
-      () => null,
-    );
-    if (listed === null) return null;
-    // `MODE TYPE ID\tPATH`: a regular file's blob, as GitHub's contents API answers only files
-    const m = /^(100644|100755) blob ([0-9a-f]{40})\t/.exec(listed);
-    if (!m) return undefined;
-    return (await this.clone.git(["cat-file", "blob", m[2] as string])).toString("utf8");
+    if (!COMMIT_ID.test(sha)) return null;
+    const { gitDir, blobs } = this.clone;
+    // asked before (or listed with its directory), of this clone: no git process
+    let blob = blobs?.file(gitDir, sha, path);
+    if (blob === undefined) {
+      if (!(this.clone.holds(sha) || (await this.clone.hasCommit(sha)))) return null;
+      this.clone.held(sha);
+      // a path git does not take as one (a leading slash…): asked of GitHub as given
+      const listed = await this.clone.git(["ls-tree", "-z", sha, "--", path]).then(
+        (b) => b.toString("utf8"),
+        () => null,
+      );
+      if (listed === null) return null;
+      // `MODE TYPE ID\tPATH`: a regular file's blob, as GitHub's contents API answers only files
+      const m = /^(100644|100755) blob ([0-9a-f]{40})\t/.exec(listed);
+      blob = m ? { id: m[2] as string } : null;
+      blobs?.setFile(gitDir, sha, path, blob);
+    }
+    if (blob === null) return undefined;
+    const kept = blobs?.get(gitDir, blob.id);
+    if (kept) return kept.toString("utf8");
+    const bytes = await this.clone.git(["cat-file", "blob", blob.id]);
+    blobs?.set(gitDir, blob.id, bytes);
+    return bytes.toString("utf8");
   }
 
   /** The paths below `dir` (relative to it) of commit `sha` that are symbolic links (mode 120000). */

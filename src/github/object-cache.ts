@@ -31,6 +31,8 @@ export class GitObjectCache {
    * housekeeping may prune it once it is two weeks old; asked after an hour, git is asked again.
    */
   private readonly held = new LRUCache<string, true>({ max: 4096, ttl: 60 * 60 * 1000 });
+  /** A file's blob id at a commit (null: no regular file there), as `heldFile` asked git for it alone. */
+  private readonly files = new LRUCache<string, { id: string | null }>({ max: 16_384 });
   /** The last tree listed of each repository's directory, whose entries the next listing shares. */
   private readonly lastListed = new LRUCache<string, readonly TreeEntry[]>({ max: 256 });
   /**
@@ -68,6 +70,26 @@ export class GitObjectCache {
 
   setChangedPaths(repo: string, base: string, head: string, paths: readonly string[]): void {
     this.comparisons.set(`${repo}\0${base}...${head}`, paths);
+  }
+
+  /**
+   * The blob of regular file `path` at commit `sha` (null: none there), if asked before or listed with
+   * its directory; undefined when not known.
+   */
+  file(repo: string, sha: string, path: string): { id: string } | null | undefined {
+    const asked = this.files.get(`${repo}\0${sha}\0${path}`);
+    if (asked) return asked.id === null ? null : { id: asked.id };
+    const slash = path.lastIndexOf("/");
+    const listed = this.tree(repo, sha, slash < 0 ? "" : path.slice(0, slash));
+    if (!listed) return undefined;
+    const name = path.slice(slash + 1);
+    const entry = listed.find((e) => e.path === name);
+    return entry && (entry.mode === "100644" || entry.mode === "100755") ? { id: entry.id } : null;
+  }
+
+  setFile(repo: string, sha: string, path: string, blob: { id: string } | null): void {
+    this.files.set(`${repo}\0${sha}\0${path}`, { id: blob?.id ?? null });
+    this.held.set(`${repo}\0${sha}`, true);
   }
 
   /** Commit `sha`'s blobs below `dir` ("" = the whole tree), if listed before: cut from the whole tree's. */

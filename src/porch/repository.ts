@@ -9,6 +9,7 @@ import {
   type RepoMetadataCache,
 } from "../github/connect.js";
 import type { DefaultBranchFiles } from "../github/default-branch-files.js";
+import type { GitObjectCache } from "../github/object-cache.js";
 import type { OpenPulls } from "../github/open-pulls.js";
 import type { CommitAuthor, PullRequest, RepoId } from "../github/port.js";
 import { type DraftPullsMemo, mergedDraftPulls, mergedInto } from "../jobs/publish/merged-drafts.js";
@@ -54,6 +55,12 @@ export interface PorchEnv {
    * opening within that while asks GitHub nothing about the repository itself.
    */
   metadata?: RepoMetadataCache | undefined;
+  /**
+   * Which commits the cache clones hold, and trees and files' bytes by id, kept across openings (the
+   * API's, for the server's life, as the app's: github/object-cache.ts): an opening asks git only what
+   * none before it read (whether a commit is whole in the clone, a Kptfile's blob).
+   */
+  objects?: GitObjectCache | undefined;
   /** The environment commits take their author from (GIT_AUTHOR_NAME, GIT_AUTHOR_EMAIL). */
   authorEnv: Readonly<Record<string, string | undefined>>;
   /** Porch's namespace (--namespace): what objects name as theirs; default the repository's owner. */
@@ -232,6 +239,7 @@ export async function openRepository(
     metadata: env.metadata,
     files: env.files,
     openPulls: env.openPulls,
+    objects: env.objects,
   });
   const canonical = `${conn.info.id.owner}/${conn.info.id.repo}`;
   const facts = commitFacts(conn.port, env.disk);

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { LRUCache } from "lru-cache";
 import type { AnswerCache } from "../github/conditional.js";
 import { DefaultBranchFiles } from "../github/default-branch-files.js";
+import { GitObjectCache } from "../github/object-cache.js";
 import { pullOfEvent } from "../github/octokit-repo.js";
 import { OpenPulls, type PullChange } from "../github/open-pulls.js";
 import type { PullRequest, RepoId } from "../github/port.js";
@@ -328,6 +329,7 @@ export class RevisionIndex {
   readonly #catchingUp = new Map<string, Set<{ target: number; done: () => void }>>();
   readonly #facts = new MemoryCommitFacts();
   readonly #defaultBranchFiles = new DefaultBranchFiles();
+  readonly #objects = new GitObjectCache();
   readonly #details = new LRUCache<string, Details>({ max: DETAILS_KEPT });
   /**
    * What each revision's object was made from (its repository's names, the revision as discovered, its
@@ -366,6 +368,17 @@ export class RevisionIndex {
    */
   get files(): DefaultBranchFiles {
     return this.#defaultBranchFiles;
+  }
+
+  /**
+   * Which commits the cache clones hold, and trees and files' bytes by id, for the server's life
+   * (github/object-cache.ts), the index's clones and the API's writes' alike: an opening asks git only
+   * what none before it read. Without it each opening asked again whether the clone holds a commit whole
+   * and read a Kptfile with three git processes, a third of the API's git processes in Porch's iterative
+   * test.
+   */
+  get objects(): GitObjectCache {
+    return this.#objects;
   }
 
   /**
@@ -854,6 +867,7 @@ export class RevisionIndex {
       conditional: this.settings.conditional,
       disk: this.#facts,
       files: this.#defaultBranchFiles,
+      objects: this.#objects,
       metadata: this.metadata,
       authorEnv: this.settings.authorEnv,
       namespace: ns,

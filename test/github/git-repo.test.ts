@@ -206,6 +206,28 @@ describe("GitRepo", () => {
     expect(await fresh.commitMessages(shas)).toEqual(expected);
   });
 
+  it("reads a file of a commit it holds by git once: another opening sharing the cache asks git nothing", async () => {
+    const sha = await commitSha({ "app/Kptfile": "kind: Kptfile\n", "app/link": "x\n" });
+    const objects = new GitObjectCache();
+    const opening = () => new GitRepo(`file://${remote}`, join(dir, "api"), async () => ({}), objects);
+    await opening().fetch(sha);
+    const first = await gitCalls(dir, async () => {
+      const repo = opening();
+      expect(await repo.heldFile(sha, "app/Kptfile")).toBe("kind: Kptfile\n");
+      expect(await repo.heldFile(sha, "app/missing.yaml")).toBeUndefined();
+    });
+    // whether the clone holds the commit whole (held for the cache's hour), each path, the one blob
+    expect(first.map((c) => c.split(" ")[0])).toEqual(["ls-tree", "cat-file", "ls-tree"]);
+    const again = await gitCalls(dir, async () => {
+      const repo = opening();
+      expect(await repo.heldFile(sha, "app/Kptfile")).toBe("kind: Kptfile\n");
+      expect(await repo.heldFile(sha, "app/missing.yaml")).toBeUndefined();
+    });
+    expect(again).toEqual([]);
+    // a commit the clone lacks is not answered from what the cache knows of others
+    expect(await opening().heldFile("0".repeat(40), "app/Kptfile")).toBeNull();
+  });
+
   it("reads from git only the blobs its cache lacks, and writes only the files a commit changed", async () => {
     const first = await commitSha({ "app/Kptfile": "k\n", "app/a.yaml": "a\n", "app/b.yaml": "b\n" });
     const blobs = new GitObjectCache();

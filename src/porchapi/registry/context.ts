@@ -73,6 +73,8 @@ export async function requestEnv(settings: StoreSettings, caller: Caller, namesp
     disk: settings.index.facts,
     // a repository's configuration files by their default branch's commit, as the index keeps them
     files: settings.index.files,
+    // and which commits its clones hold, with trees and blobs by id, as the index keeps them
+    objects: settings.index.objects,
     // and what GitHub said of each repository to this token a moment ago
     metadata: settings.index.metadata,
     // and which draft branches have no proposal merged at their head (the index's listings of them)
