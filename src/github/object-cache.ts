@@ -72,19 +72,10 @@ export class GitObjectCache {
     this.comparisons.set(`${repo}\0${base}...${head}`, paths);
   }
 
-  /**
-   * The blob of regular file `path` at commit `sha` (null: none there), if asked before or listed with
-   * its directory; undefined when not known.
-   */
+  /** The blob of regular file `path` at commit `sha` (null: none there), if asked before; undefined when not. */
   file(repo: string, sha: string, path: string): { id: string } | null | undefined {
     const asked = this.files.get(`${repo}\0${sha}\0${path}`);
-    if (asked) return asked.id === null ? null : { id: asked.id };
-    const slash = path.lastIndexOf("/");
-    const listed = this.tree(repo, sha, slash < 0 ? "" : path.slice(0, slash));
-    if (!listed) return undefined;
-    const name = path.slice(slash + 1);
-    const entry = listed.find((e) => e.path === name);
-    return entry && (entry.mode === "100644" || entry.mode === "100755") ? { id: entry.id } : null;
+    return asked && (asked.id === null ? null : { id: asked.id });
   }
 
   setFile(repo: string, sha: string, path: string, blob: { id: string } | null): void {
