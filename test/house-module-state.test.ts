@@ -17,6 +17,10 @@ const SINGLETONS: Record<string, string> = {
   "github/git-process.ts holders": "how many users hold the git spawner, to release it when the last goes",
   "variants/expressions.ts loaded": "the CEL library, loaded on first use (its import costs 90 ms)",
   "variants/expressions.ts programs": "compiled CEL programs by source text (lru-cache, bounded)",
+  "lifecycle/kpt-trailer.ts kptAnnotations":
+    "a commit message's `kpt:` lines by the message's text (memoized, bounded): the index reads every revision tag's workspace at each reading of a repository",
+  "lifecycle/revision-tag.ts parseRevisionTag":
+    "a tag name read, by the name (memoized, bounded): each reading of a repository reads all its tags again",
   "github/octokit-repo.ts mergeTurns":
     "the merges this process has under way, by repository (emptied as each ends): two at once on one repository have GitHub refuse one (405), whoever the two callers are, each with adapters of their own",
   "github/conditional.ts flights":
@@ -38,6 +42,8 @@ const SINGLETONS: Record<string, string> = {
 
 /** Collections a module starts empty (so fills while it runs), and `let`/`var` bindings. */
 const STATEFUL = /^(Map|Set|WeakMap|WeakSet|LRUCache)$/;
+/** Calls that return a function keeping its answers in a collection of its own (lifecycle/memo.ts). */
+const KEEPING = /^memoized$/;
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
@@ -60,7 +66,9 @@ function moduleState(file: string): string[] {
         (init.arguments === undefined ||
           init.arguments.length === 0 ||
           init.expression.getText(sf) === "LRUCache");
-      if (!constant || empty) found.push(`${relative(SRC, file)} ${d.name.getText(sf)}`);
+      const keeping =
+        init !== undefined && ts.isCallExpression(init) && KEEPING.test(init.expression.getText(sf));
+      if (!constant || empty || keeping) found.push(`${relative(SRC, file)} ${d.name.getText(sf)}`);
     }
   }
   return found;

@@ -157,7 +157,7 @@ export class GitRepo {
   async heldFile(sha: string, path: string): Promise<string | undefined | null> {
     if (!COMMIT_ID.test(sha)) return null;
     const { gitDir, blobs } = this.clone;
-    // asked before (or listed with its directory), of this clone: no git process
+    // asked before, of this clone: no git process
     let blob = blobs?.file(gitDir, sha, path);
     if (blob === undefined) {
       if (!(this.clone.holds(sha) || (await this.clone.hasCommit(sha)))) return null;

@@ -855,9 +855,11 @@ export class RevisionIndex {
     read?: { known: ReadonlySet<string>; directory: string; together: ReadTogether },
   ): PorchEnv {
     return {
-      ...(read ? { together: read.together } : {}),
       ...(read
-        ? { prefetch: (refs: readonly RefInfo[]) => newRevisionCommits(refs, read.known, read.directory) }
+        ? {
+            together: read.together,
+            prefetch: (refs: readonly RefInfo[]) => newRevisionCommits(refs, read.known, read.directory),
+          }
         : {}),
       draftPulls: this.#draftPulls,
       openPulls: this.openPulls,
