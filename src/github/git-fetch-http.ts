@@ -22,13 +22,13 @@ export async function lsRefHttp(
 }
 
 /**
- * The pack of commit `want` and what it reaches, less what `haves` (commits the clone holds with all
+ * The pack of commits `wants` and what they reach, less what `haves` (commits the clone holds with all
  * they reach) reach: a thin pack (its deltas may name objects the clone holds), `PACK` and its objects.
  */
 export async function fetchPackHttp(
   url: string,
   headers: Record<string, string>,
-  input: { want: string; haves: readonly string[] },
+  input: { wants: readonly string[]; haves: readonly string[] },
 ): Promise<Buffer> {
   const base = url.replace(/\/+$/, "");
   const body = [
@@ -37,7 +37,7 @@ export async function fetchPackHttp(
     pkt("thin-pack\n"),
     pkt("no-progress\n"),
     pkt("ofs-delta\n"),
-    pkt(`want ${input.want}\n`),
+    ...input.wants.map((w) => pkt(`want ${w}\n`)),
     ...input.haves.map((h) => pkt(`have ${h}\n`)),
     pkt("done\n"),
     "0000",

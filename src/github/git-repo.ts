@@ -198,7 +198,7 @@ export class GitRepo {
 
   /** The messages of commits `shas`, fetched first where this clone lacks them (messages.ts). */
   commitMessages(shas: readonly string[]): Promise<Map<string, string>> {
-    return commitMessages(this.clone, shas);
+    return commitMessages(this.clone, this.use, shas);
   }
 
   /** Up to `limit` commits reachable from `head` (a commit this clone has), newest first by committer date. */

@@ -159,6 +159,30 @@ describe("a branch fetched in process over smart HTTP (protocol v2: want the hea
     expect((failure as GitCommandError).kind).toBe("missing");
   });
 
+  it("fetches commits by their ids in one request, offering the clone's recent tips; one the server lacks fails as git's fetch does", async () => {
+    const bot = clone("by-id");
+    await bot.fetch(`refs/heads/${BRANCH}`);
+    const first = await push(files(300, (i) => `n: ${i}\nby-id: ${i}\n`));
+    const second = await push(files(300, (i) => `n: ${i}\nby-id: ${i}\n${i === 5 ? "again: 1\n" : ""}`));
+    const before = gitRequests();
+    const messages = await bot.commitMessages([first, second]);
+    // one POST (the fetch), no advertisement: git's fetch asks the advertisement first
+    expect(gitRequests()).toEqual({ get: before.get, post: before.post + 1 });
+    expect([messages.get(first), messages.get(second)].map((m) => m?.split("\n")[0])).toEqual([
+      "edit",
+      "edit",
+    ]);
+    expect((await bot.readTree(second, "app")).get("f-5.yaml")?.toString()).toBe(
+      "n: 5\nby-id: 5\nagain: 1\n",
+    );
+    await fsck(cacheOf("by-id"));
+    // a commit the server does not hold: refused in process, then git's own fetch reports it
+    const missing = "0123456789abcdef0123456789abcdef01234567";
+    const failure = await bot.commitMessages([missing]).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(GitCommandError);
+    expect((failure as GitCommandError).stderr).toMatch(/0123456789abcdef/);
+  });
+
   describe("a server that answers protocol v0 only", () => {
     let proxy: Server;
     let proxyUrl: string;

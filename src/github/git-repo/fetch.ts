@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { GitCommandError } from "../git-process.js";
 import { type CacheClone, COMMIT_ID } from "./clone.js";
-import { fetchBranchInProcess, type InProcessUse, inProcess } from "./in-process.js";
+import { fetchBranchInProcess, fetchCommitsInProcess, type InProcessUse, inProcess } from "./in-process.js";
 import { listRefs } from "./refs.js";
 import { remote } from "./remote.js";
 import { keepFetched, takeLooseRef } from "./tips.js";
@@ -20,8 +20,7 @@ export async function fetchRef(clone: CacheClone, use: InProcessUse, ref: string
   }
   if (isSha) {
     // A commit named by its id needs no ref to find it by: the objects alone are fetched.
-    await remote(clone, ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", clone.url, ref]);
-    await keepFetched(clone.gitDir, [ref]);
+    await fetchCommits(clone, use, [ref]);
     clone.held(ref);
     return ref;
   }
@@ -46,6 +45,23 @@ export async function fetchRef(clone: CacheClone, use: InProcessUse, ref: string
     (await takeRef(clone, local));
   clone.held(sha);
   return sha;
+}
+
+/**
+ * Commits (or tags) `shas` fetched by their ids with what they reach that the clone lacks: in process
+ * where `use` says so (in-process.ts), else by `git fetch`; then kept as tips (keepFetched).
+ */
+export async function fetchCommits(
+  clone: CacheClone,
+  use: InProcessUse,
+  shas: readonly string[],
+): Promise<void> {
+  const fetched = use.fetch
+    ? await inProcess(clone.url, use, () => fetchCommitsInProcess(clone, shas))
+    : undefined;
+  if (!fetched)
+    await remote(clone, ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", clone.url, ...shas]);
+  await keepFetched(clone.gitDir, shas);
 }
 
 /** Fetches every branch and tag, for commits the remote does not serve by name (abbreviated SHAs). */

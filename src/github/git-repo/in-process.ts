@@ -55,21 +55,44 @@ export async function fetchBranchInProcess(clone: CacheClone, src: string): Prom
   return withHeaders(clone, async (headers) => {
     const sha = await lsRefHttp(clone.url, headers, src);
     if (sha === undefined) return undefined;
-    if (!clone.holds(sha) && !haves.includes(sha)) {
-      const pack = await fetchPackHttp(clone.url, headers, { want: sha, haves });
-      if (packObjects(pack) > 0)
-        await clone.git(
-          packObjects(pack) < UNPACK_LIMIT
-            ? ["unpack-objects", "-q"]
-            : ["index-pack", "--stdin", "--fix-thin"],
-          pack,
-        );
-    }
+    if (!clone.holds(sha) && !haves.includes(sha))
+      await writePack(clone, await fetchPackHttp(clone.url, headers, { wants: [sha], haves }));
     await keepTip(clone.gitDir, src, sha);
     clone.held(sha);
-    // tidied after one fetch in MAINTENANCE_EVERY, as after git's (remote.ts): the loose objects and
-    // small packs written here are packed together in time, the commit-graph kept up
-    if (maintenanceDue()) await tidy(clone);
     return sha;
   });
+}
+
+/**
+ * Commits (or tags) `shas` fetched by their ids in this process, with what they reach that the clone
+ * lacks: the fetch `git fetch URL SHA…` makes, one request and the pack's writer where git started four
+ * processes, and offered as `have` the clone's most recent tips (tipsOffered) where git offered every
+ * tip it keeps, one a draft ever fetched: as Porch's iterative test grew to 100 revisions a
+ * registration, git's negotiation and the connectivity check after it over all of them grew with it.
+ * False where git is to fetch them: a shallow clone, no tip to offer. Fails as the request failed (a
+ * commit the server does not hold); the caller then asks git, whose refusal is the one reported.
+ */
+export async function fetchCommitsInProcess(clone: CacheClone, shas: readonly string[]): Promise<boolean> {
+  if (clone.shallow) return false;
+  const haves = await tipsOffered(clone.gitDir);
+  if (haves.length === 0) return false;
+  await withHeaders(clone, async (headers) =>
+    writePack(clone, await fetchPackHttp(clone.url, headers, { wants: shas, haves })),
+  );
+  return true;
+}
+
+/**
+ * A fetched pack written into the clone (nothing for an empty one), tidied after one fetch in
+ * MAINTENANCE_EVERY as after git's (remote.ts): the loose objects and small packs written here are
+ * packed together in time, the commit-graph kept up.
+ */
+async function writePack(clone: CacheClone, pack: Buffer): Promise<void> {
+  const objects = packObjects(pack);
+  if (objects > 0)
+    await clone.git(
+      objects < UNPACK_LIMIT ? ["unpack-objects", "-q"] : ["index-pack", "--stdin", "--fix-thin"],
+      pack,
+    );
+  if (maintenanceDue()) await tidy(clone);
 }

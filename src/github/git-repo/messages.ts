@@ -1,7 +1,7 @@
 import { GitCommandError } from "../git-process.js";
 import type { CacheClone } from "./clone.js";
-import { remote } from "./remote.js";
-import { keepFetched } from "./tips.js";
+import { fetchCommits } from "./fetch.js";
+import type { InProcessUse } from "./in-process.js";
 
 /**
  * The messages of commits `shas`, fetched first where this clone lacks them (one fetch for all):
@@ -11,6 +11,7 @@ import { keepFetched } from "./tips.js";
  */
 export async function commitMessages(
   clone: CacheClone,
+  use: InProcessUse,
   shas: readonly string[],
 ): Promise<Map<string, string>> {
   await clone.init();
@@ -18,10 +19,9 @@ export async function commitMessages(
   const out = new Map<string, string>();
   const missing = clone.isEmpty ? unique : await readMessages(clone, unique, out);
   if (missing.length > 0) {
-    await remote(clone, ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", clone.url, ...missing]);
+    await fetchCommits(clone, use, missing);
     const gone = await readMessages(clone, missing, out);
     if (gone.length > 0) throw new GitCommandError(["log"], 128, `fatal: bad object ${gone[0]}\n`, "missing");
-    await keepFetched(clone.gitDir, missing);
   }
   return out;
 }

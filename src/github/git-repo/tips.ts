@@ -29,15 +29,15 @@ function tipFile(gitDir: string, branchRef: string): string {
 
 /**
  * The commits the clone holds whole (tips: each fetched or pushed with all it reaches), branch `src`'s
- * own first, then the other branches' most recently fetched or pushed, up to HAVES_OFFERED. The server
+ * own first (where a branch is fetched), then the other branches' most recently fetched or pushed, up to HAVES_OFFERED. The server
  * sends what the wanted commit reaches less what the offered ones reach: a new draft, branched from
  * the base branch a moment ago, needs the base branch's tip or a recent draft's offered, not the tips
  * of drafts published long before. Taken in the folder's order, the 31 offered of a repository's
  * hundreds of tips (Porch's iterative test makes a draft for each revision) were any, mostly old, and
  * the server sent the history since the newest of them.
  */
-export async function tipsOffered(gitDir: string, src: string): Promise<string[]> {
-  const own = tipFile(gitDir, src);
+export async function tipsOffered(gitDir: string, src?: string): Promise<string[]> {
+  const own = src === undefined ? undefined : tipFile(gitDir, src);
   const read = (file: string) =>
     readFile(file, "utf8").then(
       (t) => t.trim(),
@@ -55,7 +55,7 @@ export async function tipsOffered(gitDir: string, src: string): Promise<string[]
     .sort((a, b) => b.at - a.at)
     .slice(0, HAVES_OFFERED - 1)
     .map((o) => o.file);
-  const shas = await Promise.all([own, ...newest].map(read));
+  const shas = await Promise.all([...(own ? [own] : []), ...newest].map(read));
   return [...new Set(shas.filter((s) => COMMIT_ID.test(s)))];
 }
 
