@@ -92,25 +92,34 @@ export function protocolError(base: string, what: string): GitCommandError {
   return new GitCommandError(["fetch"], 128, `fatal: protocol error: ${what} from '${base}/'\n`, "protocol");
 }
 
-/** One exchange; an answer other than 200 fails as git says it, its kind told by the status. */
+/**
+ * One exchange; an answer other than 200 fails as git says it, its kind told by the status, as a
+ * failure of git's `command` (a push's refusal is told apart from a read's: failure-text.ts).
+ */
 export async function exchange(
   base: string,
   url: string,
-  init: { method?: string; headers: Record<string, string>; body?: string },
+  init: { method?: string; headers: Record<string, string>; body?: string | Uint8Array },
+  command = "ls-remote",
 ): Promise<Buffer> {
   let res: Awaited<ReturnType<typeof httpFetch>>;
   try {
     res = await httpFetch(url, init);
   } catch (e) {
     const cause = e instanceof Error && e.cause instanceof Error ? e.cause.message : String(e);
-    throw refused(`fatal: unable to access '${base}/': ${cause}`, "unreachable");
+    throw refused(command, `fatal: unable to access '${base}/': ${cause}`, "unreachable");
   }
   const bytes = Buffer.from(await res.arrayBuffer());
   if (res.status === 200) return bytes;
-  if (res.status === 401) throw refused(`fatal: Authentication failed for '${base}/'`, "auth");
+  if (res.status === 401) throw refused(command, `fatal: Authentication failed for '${base}/'`, "auth");
   if (res.status === 404)
-    throw refused(`remote: Repository not found.\nfatal: repository '${base}/' not found`, "not-found");
+    throw refused(
+      command,
+      `remote: Repository not found.\nfatal: repository '${base}/' not found`,
+      "not-found",
+    );
   throw refused(
+    command,
     `fatal: unable to access '${base}/': The requested URL returned error: ${res.status}`,
     statusKind(res.status),
   );
@@ -122,8 +131,8 @@ function statusKind(status: number): GitFailureKind {
   return status >= 500 ? "unreachable" : "other";
 }
 
-function refused(stderr: string, kind: GitFailureKind): GitCommandError {
-  return new GitCommandError(["ls-remote"], 128, `${stderr}\n`, kind);
+function refused(command: string, stderr: string, kind: GitFailureKind): GitCommandError {
+  return new GitCommandError([command], 128, `${stderr}\n`, kind);
 }
 
 /** `text` as one pkt-line. */
@@ -132,7 +141,7 @@ export function pkt(text: string): string {
 }
 
 /** The pkt-lines of `bytes` as text; a flush (or delimiter) packet is null. */
-function pktLines(bytes: Buffer, base: string): (string | null)[] {
+export function pktLines(bytes: Buffer, base: string): (string | null)[] {
   const out: (string | null)[] = [];
   for (let at = 0; at < bytes.length; ) {
     const size = Number.parseInt(bytes.toString("latin1", at, at + 4), 16);
@@ -166,7 +175,7 @@ function v2Refs(lines: (string | null)[]): RefInfo[] {
 }
 
 /** Protocol v0's advertisement: `OID NAME` a line (the first with capabilities after a NUL). */
-function v0Refs(lines: (string | null)[]): RefInfo[] {
+export function v0Refs(lines: (string | null)[]): RefInfo[] {
   return lines.flatMap((line) => {
     if (line === null) return [];
     const [sha = "", ref = ""] = line.split("\0")[0]?.replace(/\n$/, "").split(" ") ?? [];

@@ -62,15 +62,21 @@ export class GitRepo {
      */
     refsInProcess = false,
     /**
-     * Fetch a branch the clone already holds an earlier commit of in this process over smart HTTP
-     * (git-fetch-http.ts) when the URL is http(s), git writing only the pack; anything unusual (a
-     * server without protocol v2, a refused request, an answer not understood) is fetched by `git fetch`.
+     * Fetch a branch the clone already holds an earlier commit of (and commits by their ids), and push,
+     * in this process over smart HTTP (git-fetch-http.ts, git-push-http.ts) when the URL is http(s), git
+     * writing only the pack; anything unusual (a server without protocol v2, a refused request, an
+     * answer not understood) is fetched by `git fetch`, pushed by `git push`.
      */
     fetchInProcess = true,
   ) {
     this.clone = new CacheClone(url, cacheDir, authEnv, blobs, shallow);
     this.trees = new TreeReader(this.clone);
-    this.use = { refsOnly: refsInProcess, fetch: fetchInProcess, notV2: blobs?.notV2 ?? new NotV2Servers() };
+    this.use = {
+      refsOnly: refsInProcess,
+      fetch: fetchInProcess,
+      push: fetchInProcess,
+      notV2: blobs?.notV2 ?? new NotV2Servers(),
+    };
   }
 
   /**
@@ -238,6 +244,6 @@ export class GitRepo {
 
   /** Commits `tree` as the content of `dir` on top of `parent` and pushes it to `branch` without force (commit.ts). */
   commitTree(input: CommitInput): Promise<PushResult> {
-    return commitTree(this.clone, this.trees, input);
+    return commitTree(this.clone, this.use, this.trees, input);
   }
 }

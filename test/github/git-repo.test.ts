@@ -10,6 +10,7 @@ import { tidy } from "../../src/github/git-repo/remote.js";
 import { GitRepo } from "../../src/github/git-repo.js";
 import { GitObjectCache } from "../../src/github/object-cache.js";
 import { treeFromText, treeToText } from "../../src/kpt/tree.js";
+import { gitCalls } from "./git-calls.js";
 
 const author = { name: "porchlight[bot]", email: "bot@example.com" };
 
@@ -512,28 +513,4 @@ function blobsIn(gitDir: string): string[] {
     .split("\n")
     .filter((l) => l.split(" ")[1] === "blob")
     .map((l) => l.split(" ")[0]!);
-}
-
-/**
- * The git commands `work` ran (their arguments, `-c` settings left out), read from a `git` ahead of the
- * real one on PATH that notes each call.
- */
-async function gitCalls(dir: string, work: () => Promise<void>): Promise<string[]> {
-  const real = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
-  const bin = join(dir, "noting-git");
-  const log = join(dir, "git-calls.log");
-  mkdirSync(bin, { recursive: true });
-  writeFileSync(join(bin, "git"), `#!/bin/sh\necho "$*" >> '${log}'\nexec '${real}' "$@"\n`, { mode: 0o755 });
-  writeFileSync(log, "");
-  const path = process.env.PATH;
-  process.env.PATH = `${bin}:${path ?? ""}`;
-  try {
-    await work();
-  } finally {
-    process.env.PATH = path;
-  }
-  return readFileSync(log, "utf8")
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => l.replace(/^(-c \S+ )+/, ""));
 }

@@ -4,7 +4,8 @@ import type { PushResult, RepoPushes } from "../port.js";
 import type { CacheClone } from "./clone.js";
 import { commitWithIndex } from "./commit-index.js";
 import { commitObjects } from "./commit-objects.js";
-import { remote } from "./remote.js";
+import type { InProcessUse } from "./in-process.js";
+import { pushRefs } from "./push.js";
 import { keepTip } from "./tips.js";
 import type { TreeReader } from "./trees.js";
 
@@ -24,6 +25,7 @@ function commitMessage(input: CommitInput): string {
  */
 export async function commitTree(
   clone: CacheClone,
+  use: InProcessUse,
   trees: TreeReader,
   input: CommitInput,
 ): Promise<PushResult> {
@@ -32,31 +34,33 @@ export async function commitTree(
   const made =
     (await commitObjects(clone, trees, input, message)) ?? (await commitWithIndex(clone, input, message));
   if (made === "unchanged") return { ok: false, reason: "unchanged" };
-  return pushCommit(clone, input, made);
+  return pushCommit(clone, use, input, made);
 }
 
 /** Pushes `commit` to the branch (with a lease where it replaces a commit), never with force. */
-async function pushCommit(clone: CacheClone, input: CommitInput, commit: string): Promise<PushResult> {
+async function pushCommit(
+  clone: CacheClone,
+  use: InProcessUse,
+  input: CommitInput,
+  commit: string,
+): Promise<PushResult> {
+  const ref = `refs/heads/${input.branch}`;
   try {
-    const ref = `refs/heads/${input.branch}`;
-    const lease = input.replaces ? [`--force-with-lease=${ref}:${input.replaces}`] : [];
-    const out = await remote(clone, [
-      "push",
-      input.exclusive ? "--porcelain" : "--quiet",
-      ...lease,
-      clone.url,
-      `${commit}:${ref}`,
-    ]);
-    // `=`: the branch was already at this very commit — another request pushed the same (a commit is
-    // the same to the second when its tree, parent, message, author and time are)
-    if (input.exclusive && /^=\t/m.test(out.toString("utf8")))
-      return { ok: false, reason: "non-fast-forward" };
+    const pushed = await pushRefs(
+      clone,
+      use,
+      [{ ref, to: commit, ...(input.replaces ? { lease: input.replaces } : {}) }],
+      { bases: [input.parent, input.replaces] },
+    );
+    // unchanged: the branch was already at this very commit — another request pushed the same (a commit
+    // is the same to the second when its tree, parent, message, author and time are)
+    if (input.exclusive && pushed.get(ref) === "unchanged") return { ok: false, reason: "non-fast-forward" };
   } catch (e) {
     // the remote's branch moved, or was not where the lease said
     if (e instanceof GitCommandError && e.kind === "rejected")
       return { ok: false, reason: "non-fast-forward" };
     throw e;
   }
-  await keepTip(clone.gitDir, `refs/heads/${input.branch}`, commit);
+  await keepTip(clone.gitDir, ref, commit);
   return { ok: true, sha: commit };
 }

@@ -9,8 +9,10 @@ import { keepTip, tipsOffered } from "./tips.js";
 export interface InProcessUse {
   /** The refs are listed in process alone, never by `git ls-remote` (the command line's clone). */
   readonly refsOnly: boolean;
-  /** A branch the clone holds an earlier commit of is fetched in process. */
+  /** A branch the clone holds an earlier commit of, and commits by their ids, are fetched in process. */
   readonly fetch: boolean;
+  /** Refs are pushed in process (git-repo/push.ts). */
+  readonly push: boolean;
   /** The servers left to git for a while. */
   readonly notV2: NotV2Servers;
   /**

@@ -3,6 +3,7 @@ import { GitCommandError } from "../git-process.js";
 import { lsRefs, lsRemoteHttp } from "../git-refs-http.js";
 import type { CacheClone } from "./clone.js";
 import { type InProcessUse, inProcess } from "./in-process.js";
+import { pushRefs } from "./push.js";
 import { remote, withHeaders } from "./remote.js";
 
 /**
@@ -86,7 +87,7 @@ export async function deleteRefIf(
   sha: string,
 ): Promise<"deleted" | "gone" | "moved"> {
   try {
-    await remote(clone, ["push", "--quiet", `--force-with-lease=${ref}:${sha}`, clone.url, `:${ref}`]);
+    await pushRefs(clone, use, [{ ref, to: null, lease: sha }]);
     return "deleted";
   } catch (e) {
     if (!(e instanceof GitCommandError) || e.kind !== "rejected") throw e;
@@ -107,7 +108,7 @@ export async function deleteBranch(
 ): Promise<{ kind: "deleted" } | { kind: "gone" } | { kind: "refused"; git: string }> {
   const ref = `refs/heads/${name}`;
   try {
-    await remote(clone, ["push", "--quiet", clone.url, `:${ref}`]);
+    await pushRefs(clone, use, [{ ref, to: null }]);
     return { kind: "deleted" };
   } catch (e) {
     if (!(e instanceof GitCommandError) || e.kind !== "rejected") throw e;

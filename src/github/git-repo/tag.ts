@@ -2,8 +2,8 @@ import { GitCommandError } from "../git-process.js";
 import type { CacheClone } from "./clone.js";
 import { fetchRef } from "./fetch.js";
 import type { InProcessUse } from "./in-process.js";
+import { pushRefs, type RefUpdate } from "./push.js";
 import { deleteRefIf, listRefs } from "./refs.js";
-import { remote } from "./remote.js";
 
 /** What a tag's push did: made it, found it there already (nothing changed), or was refused by a rule. */
 export type TagPush = { kind: "created" } | { kind: "exists" } | { kind: "refused"; git: string };
@@ -36,7 +36,7 @@ export async function createTag(
   await fetchRef(clone, use, commit);
   const tagRef = `refs/tags/${tag}`;
   try {
-    return await push(clone, tagRef, commit, dropping, true);
+    return await push(clone, use, tagRef, commit, dropping);
   } catch (e) {
     if (!(e instanceof GitCommandError)) throw e;
     if (e.kind === "rejected") return afterRefusal(clone, use, { tag, commit, dropping, refused: e });
@@ -49,24 +49,19 @@ export async function createTag(
   }
 }
 
-/** One push: the tag, and the branch's deletion under a lease (atomic with the tag when `atomic`). */
+/** One push: the tag, and the branch's deletion under a lease, atomically. */
 async function push(
   clone: CacheClone,
+  use: InProcessUse,
   tagRef: string,
   commit: string,
   dropping: Dropping | undefined,
-  atomic: boolean,
 ): Promise<TagPush> {
-  const branchRef = dropping && `refs/heads/${dropping.branch}`;
-  const args = ["push", "--porcelain"];
-  if (dropping && atomic) args.push("--atomic");
-  if (dropping) args.push(`--force-with-lease=${branchRef}:${dropping.at}`);
-  args.push(clone.url, `${commit}:${tagRef}`);
-  if (dropping) args.push(`:${branchRef}`);
-  const out = (await remote(clone, args)).toString("utf8");
-  // `=`: the tag was already on this very commit
-  const already = out.split("\n").some((l) => l.startsWith("=\t") && l.includes(`:${tagRef}\t`));
-  return { kind: already ? "exists" : "created" };
+  const updates: RefUpdate[] = [{ ref: tagRef, to: commit }];
+  if (dropping) updates.push({ ref: `refs/heads/${dropping.branch}`, to: null, lease: dropping.at });
+  const pushed = await pushRefs(clone, use, updates, { atomic: dropping !== undefined, bases: [commit] });
+  // unchanged: the tag was already on this very commit
+  return { kind: pushed.get(tagRef) === "unchanged" ? "exists" : "created" };
 }
 
 /**
