@@ -1,29 +1,22 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { readdirSync, rmSync } from "node:fs";
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { type Forge, startForge } from "@porchlight/forge";
+import type { Forge } from "@porchlight/forge";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packOf } from "../../src/github/git-fetch-http.js";
 import { GitCommandError, tokenAuthEnv } from "../../src/github/git-process.js";
 import { GitRepo } from "../../src/github/git-repo.js";
 import { GitObjectCache } from "../../src/github/object-cache.js";
-import { type FileTree, treeFromText, treeToText } from "../../src/kpt/tree.js";
+import { type FileTree, treeToText } from "../../src/kpt/tree.js";
+import { files, pkgsOnForge } from "./pkgs-on-forge.js";
 
 // git runs beside the forge, which answers from this process: never a synchronous child
 const run = promisify(execFile);
 const author = { name: "porchlight[bot]", email: "bot@example.com" };
 const BRANCH = "drafts/app/ws";
-
-/** `count` files of a package, file `i` holding `text(i)`. */
-function files(count: number, text: (i: number) => string): FileTree {
-  const out: Record<string, string> = { Kptfile: "apiVersion: kpt.dev/v1\nkind: Kptfile\n" };
-  for (let i = 0; i < count; i++) out[`f-${i}.yaml`] = text(i);
-  return treeFromText(out);
-}
 
 describe("a branch fetched in process over smart HTTP (protocol v2: want the head, have the clone's tips)", () => {
   let forge: Forge;
@@ -62,13 +55,7 @@ describe("a branch fetched in process over smart HTTP (protocol v2: want the hea
   const fsck = (dir: string) => run("git", ["--git-dir", dir, "fsck", "--full", "--no-dangling"]);
 
   beforeAll(async () => {
-    forge = await startForge();
-    forge.createUser("acme", { type: "Organization" });
-    await forge.createRepo("acme/pkgs", { autoInit: true });
-    token = forge.createUser("alice", { pat: true }).pat as string;
-    forge.setPermission("acme/pkgs", "alice", "write");
-    tmp = mkdtempSync(join(tmpdir(), "fetch-http-"));
-    url = `${forge.url}/acme/pkgs.git`;
+    ({ forge, token, url, tmp } = await pkgsOnForge("fetch-http-"));
     person = clone("person");
     const main = await person.fetch("refs/heads/main");
     head = main;

@@ -1,25 +1,18 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { type Forge, startForge } from "@porchlight/forge";
+import type { Forge } from "@porchlight/forge";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tokenAuthEnv } from "../../src/github/git-process.js";
 import { GitRepo } from "../../src/github/git-repo.js";
-import { type FileTree, treeFromText, treeToText } from "../../src/kpt/tree.js";
+import { type FileTree, treeToText } from "../../src/kpt/tree.js";
 import { gitCalls } from "./git-calls.js";
+import { files, pkgsOnForge } from "./pkgs-on-forge.js";
 
 // git runs beside the forge, which answers from this process: never a synchronous child
 const run = promisify(execFile);
 const author = { name: "porchlight[bot]", email: "bot@example.com" };
-
-/** `count` files of a package, file `i` holding `text(i)`. */
-function files(count: number, text: (i: number) => string): FileTree {
-  const out: Record<string, string> = { Kptfile: "apiVersion: kpt.dev/v1\nkind: Kptfile\n" };
-  for (let i = 0; i < count; i++) out[`f-${i}.yaml`] = text(i);
-  return treeFromText(out);
-}
 
 /**
  * Every push the bot makes, asked in process over smart HTTP and of `git push`: the same refs end where
@@ -45,13 +38,7 @@ describe.each([
   ) => repo.commitTree({ ...input, dir: "app", message: "edit", author });
 
   beforeAll(async () => {
-    forge = await startForge();
-    forge.createUser("acme", { type: "Organization" });
-    await forge.createRepo("acme/pkgs", { autoInit: true });
-    token = forge.createUser("alice", { pat: true }).pat as string;
-    forge.setPermission("acme/pkgs", "alice", "write");
-    tmp = mkdtempSync(join(tmpdir(), "push-http-"));
-    url = `${forge.url}/acme/pkgs.git`;
+    ({ forge, token, url, tmp } = await pkgsOnForge("push-http-"));
     const auth = async () => tokenAuthEnv(token);
     bot = new GitRepo(url, join(tmp, "bot"), auth, undefined, false, false, inProcess);
     person = new GitRepo(url, join(tmp, "person"), auth, undefined, false, false, false);
