@@ -1,5 +1,5 @@
 import { GitCommandError } from "./git-process.js";
-import { exchange, lsRefs, pkt, protocolError, v2Post } from "./git-refs-http.js";
+import { exchange, lsRefs, pkt, protocolError, sideBandData, v2Post } from "./git-refs-http.js";
 
 /**
  * A branch fetched in this process over git's smart HTTP, protocol v2 (what `git fetch` asks, without
@@ -51,7 +51,6 @@ export async function fetchPackHttp(
  * ended by a flush.
  */
 export function packOf(answer: Buffer, base: string): Buffer {
-  const chunks: Buffer[] = [];
   let section: string | undefined;
   for (let at = 0; at < answer.length; ) {
     const size = Number.parseInt(answer.toString("latin1", at, at + 4), 16);
@@ -59,15 +58,6 @@ export function packOf(answer: Buffer, base: string): Buffer {
       throw protocolError(base, "bad line length");
     const payload = answer.subarray(at + 4, size <= 2 ? at + 4 : at + size);
     at += size <= 2 ? 4 : size;
-    if (section === "packfile") {
-      if (size === 0) return pack(Buffer.concat(chunks), base);
-      const band = payload[0];
-      if (band === 1) chunks.push(payload.subarray(1));
-      else if (band === 3)
-        throw new GitCommandError(["fetch"], 128, `remote: ${payload.toString("utf8", 1).trim()}\n`, "other");
-      else if (band !== 2) throw protocolError(base, `side-band ${band ?? "(none)"}`);
-      continue;
-    }
     if (size <= 2) {
       // a section's end
       section = undefined;
@@ -76,9 +66,11 @@ export function packOf(answer: Buffer, base: string): Buffer {
     const line = payload.toString("utf8").replace(/\n$/, "");
     if (line.startsWith("ERR "))
       throw new GitCommandError(["fetch"], 128, `remote: ${line.slice(4)}\n`, "other");
+    if (line === "packfile" && section === undefined)
+      return pack(sideBandData(answer.subarray(at), base, "fetch"), base);
     if (section === undefined) section = line;
   }
-  throw protocolError(base, section === "packfile" ? "a pack not ended" : "an answer without a pack");
+  throw protocolError(base, "an answer without a pack");
 }
 
 /** `bytes` when it is a version 2 or 3 pack (the clone's writer checks the rest). */

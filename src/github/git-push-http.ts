@@ -1,5 +1,4 @@
-import { GitCommandError } from "./git-process.js";
-import { exchange, pkt, pktLines, protocolError, v0Refs } from "./git-refs-http.js";
+import { exchange, GIT_AGENT, pkt, pktLines, protocolError, sideBandData, v0Refs } from "./git-refs-http.js";
 
 /**
  * git's push over smart HTTP without git (what `git push` asks of `git-receive-pack`, protocol v0 as
@@ -32,7 +31,7 @@ export interface ReceivePackReport {
 
 export const ZERO_ID = "0".repeat(40);
 
-const headersFor = (headers: Record<string, string>) => ({ ...headers, "user-agent": "git/porchlight" });
+const headersFor = (headers: Record<string, string>) => ({ ...headers, "user-agent": GIT_AGENT });
 
 /** The advertisement of git-receive-pack at `url` (one GET). */
 export async function receivePackAdvert(
@@ -93,27 +92,8 @@ export async function receivePack(
     },
     "push",
   );
-  const report = asked.includes("side-band-64k") ? sideBand(answer, base) : answer;
+  const report = asked.includes("side-band-64k") ? sideBandData(answer, base, "push") : answer;
   return parseReport(pktLines(report, base), base);
-}
-
-/** The data of side-band packets (1: data, 2: progress, 3: an error), to the flush that ends them. */
-function sideBand(answer: Buffer, base: string): Buffer {
-  const chunks: Buffer[] = [];
-  for (let at = 0; at < answer.length; ) {
-    const size = Number.parseInt(answer.toString("latin1", at, at + 4), 16);
-    if (!Number.isInteger(size) || (size > 0 && size < 5) || at + Math.max(size, 4) > answer.length)
-      throw protocolError(base, "bad line length");
-    if (size === 0) return Buffer.concat(chunks);
-    const band = answer[at + 4];
-    const payload = answer.subarray(at + 5, at + size);
-    at += size;
-    if (band === 1) chunks.push(payload);
-    else if (band === 3)
-      throw new GitCommandError(["push"], 128, `remote: ${payload.toString("utf8").trim()}\n`, "other");
-    else if (band !== 2) throw protocolError(base, `side-band ${band ?? "(none)"}`);
-  }
-  throw protocolError(base, "a report not ended");
 }
 
 /** report-status: `unpack ok` (or its error), then `ok REF` or `ng REF REASON` a ref, then a flush. */

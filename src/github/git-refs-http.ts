@@ -70,8 +70,11 @@ export async function lsRefs(
 }
 
 /** Request headers as git sends them for protocol v2. */
+/** What porchlight tells a git server it is (`User-Agent`, and a push's `agent=` capability). */
+export const GIT_AGENT = "git/porchlight";
+
 function v2Headers(headers: Record<string, string>): Record<string, string> {
-  return { ...headers, "git-protocol": "version=2", "user-agent": "git/porchlight" };
+  return { ...headers, "git-protocol": "version=2", "user-agent": GIT_AGENT };
 }
 
 /** A POST of protocol v2's command `body` to the upload-pack service, with git's headers. */
@@ -133,6 +136,28 @@ function statusKind(status: number): GitFailureKind {
 
 function refused(command: string, stderr: string, kind: GitFailureKind): GitCommandError {
   return new GitCommandError([command], 128, `${stderr}\n`, kind);
+}
+
+/**
+ * The data of the side-band packets `answer` holds from its start (1: data, 2: progress, 3: the server's
+ * error, failing as git's `command` fails), up to the flush that ends them: a fetch's pack, a push's report.
+ */
+export function sideBandData(answer: Buffer, base: string, command: string): Buffer {
+  const chunks: Buffer[] = [];
+  for (let at = 0; at < answer.length; ) {
+    const size = Number.parseInt(answer.toString("latin1", at, at + 4), 16);
+    if (!Number.isInteger(size) || (size > 0 && size < 4) || at + Math.max(size, 4) > answer.length)
+      throw protocolError(base, "bad line length");
+    if (size === 0) return Buffer.concat(chunks);
+    const band = size > 4 ? answer[at + 4] : undefined;
+    const payload = answer.subarray(at + 5, at + size);
+    at += size;
+    if (band === 1) chunks.push(payload);
+    else if (band === 3)
+      throw new GitCommandError([command], 128, `remote: ${payload.toString("utf8").trim()}\n`, "other");
+    else if (band !== 2) throw protocolError(base, `side-band ${band ?? "(none)"}`);
+  }
+  throw protocolError(base, "side-band packets not ended");
 }
 
 /** `text` as one pkt-line. */

@@ -73,8 +73,7 @@ export class GitRepo {
     this.trees = new TreeReader(this.clone);
     this.use = {
       refsOnly: refsInProcess,
-      fetch: fetchInProcess,
-      push: fetchInProcess,
+      transfer: fetchInProcess,
       notV2: blobs?.notV2 ?? new NotV2Servers(),
     };
   }

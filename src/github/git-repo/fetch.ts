@@ -25,7 +25,7 @@ export async function fetchRef(clone: CacheClone, use: InProcessUse, ref: string
     return ref;
   }
   const src = ref.startsWith("refs/") ? ref : await qualify(clone, use, ref);
-  const fetched = use.fetch
+  const fetched = use.transfer
     ? await inProcess(clone.url, use, () => fetchBranchInProcess(clone, src))
     : undefined;
   if (fetched) return fetched;
@@ -56,7 +56,7 @@ export async function fetchCommits(
   use: InProcessUse,
   shas: readonly string[],
 ): Promise<void> {
-  const fetched = use.fetch
+  const fetched = use.transfer
     ? await inProcess(clone.url, use, () => fetchCommitsInProcess(clone, shas))
     : undefined;
   if (!fetched)

@@ -9,10 +9,11 @@ import { keepTip, tipsOffered } from "./tips.js";
 export interface InProcessUse {
   /** The refs are listed in process alone, never by `git ls-remote` (the command line's clone). */
   readonly refsOnly: boolean;
-  /** A branch the clone holds an earlier commit of, and commits by their ids, are fetched in process. */
-  readonly fetch: boolean;
-  /** Refs are pushed in process (git-repo/push.ts). */
-  readonly push: boolean;
+  /**
+   * A branch the clone holds an earlier commit of, and commits by their ids, are fetched in process, and
+   * refs are pushed in process (push.ts).
+   */
+  readonly transfer: boolean;
   /** The servers left to git for a while. */
   readonly notV2: NotV2Servers;
   /**
@@ -25,6 +26,11 @@ export interface InProcessUse {
 /** A pack of fewer objects than this is unpacked into loose objects, a larger one kept as a pack (git's fetch.unpackLimit). */
 const UNPACK_LIMIT = 100;
 
+/** Whether `url` may be asked over smart HTTP in this process: not fenced, http(s), not left to git lately. */
+export function askable(url: string, use: InProcessUse): boolean {
+  return !use.fenced && /^https?:\/\//.test(url) && !use.notV2.has(url);
+}
+
 /**
  * What `ask` answers over smart HTTP in this process, or undefined where git is to be asked instead:
  * the clone is fenced, the URL is not http(s), the server did not answer as protocol v2 lately (`notV2`), or `ask` failed (a
@@ -35,7 +41,7 @@ export async function inProcess<T>(
   use: InProcessUse,
   ask: () => Promise<T | undefined>,
 ): Promise<T | undefined> {
-  if (use.fenced || !/^https?:\/\//.test(url) || use.notV2.has(url)) return undefined;
+  if (!askable(url, use)) return undefined;
   return ask().catch((e: unknown) => {
     if (e instanceof GitCommandError && e.kind === "protocol") use.notV2.add(url);
     return undefined;

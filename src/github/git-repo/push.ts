@@ -1,7 +1,8 @@
 import { GitCommandError, gitFailureKind } from "../git-process.js";
 import { receivePack, receivePackAdvert, ZERO_ID } from "../git-push-http.js";
+import { GIT_AGENT } from "../git-refs-http.js";
 import type { CacheClone } from "./clone.js";
-import type { InProcessUse } from "./in-process.js";
+import { askable, type InProcessUse } from "./in-process.js";
 import { remote, withHeaders } from "./remote.js";
 
 /** One ref a push sets: to commit `to`, or deleted (null); with `lease`, only while the remote's ref is at that commit. */
@@ -45,7 +46,7 @@ export async function pushRefs(
   opts: PushOptions = {},
 ): Promise<Map<string, RefPushed>> {
   await clone.init();
-  if (use.push && !use.fenced && /^https?:\/\//.test(clone.url) && !use.notV2.has(clone.url)) {
+  if (use.transfer && askable(clone.url, use)) {
     const pushed = await withHeaders(clone, (headers) => pushInProcess(clone, use, headers, updates, opts));
     if (pushed) return pushed;
   }
@@ -118,9 +119,14 @@ async function pushInProcess(
     const pack = commands.some((c) => c.now !== ZERO_ID)
       ? await packFor(clone, commands, opts.bases ?? [], caps.has("ofs-delta"))
       : undefined;
-    const asked = ["report-status", "side-band-64k", "quiet", "atomic", format]
-      .filter((c): c is string => c !== undefined && caps.has(c) && (c !== "atomic" || opts.atomic === true))
-      .concat("agent=git/porchlight");
+    const wanted = [
+      "report-status",
+      "side-band-64k",
+      "quiet",
+      ...(opts.atomic ? ["atomic"] : []),
+      ...(format ? [format] : []),
+    ];
+    const asked = [...wanted.filter((c) => caps.has(c)), `agent=${GIT_AGENT}`];
     const report = await receivePack(clone.url, headers, commands, asked, pack);
     const incomplete = (why: string | null | undefined) =>
       why != null &&
