@@ -295,6 +295,7 @@ export const serveCommand: CliCommand = async (args, io) => {
   const stopGraceMs = msFromEnv(io.env, "PORCHLIGHT_STOP_GRACE_MS", DEFAULT_STOP_GRACE_MS);
   checkEgressAllow(io.env);
   optimiseLater();
+  noFootprintCollections();
   let forge: Forge | undefined;
   let app: AppServer;
   let porchApi: { close: () => Promise<void> } | undefined;
@@ -476,4 +477,17 @@ export type { CliIO };
  */
 function optimiseLater(): void {
   if (process.versions.v8.startsWith("11.")) setFlagsFromString("--interrupt-budget=1081344");
+}
+
+/**
+ * V8's memory reducer off for the render threads the app starts after this (the main thread's heap
+ * was made before and keeps it). Some seconds after a render thread goes idle, the reducer runs up to
+ * three full collections, 0.6 s apart, that compact its whole heap to give pages back to the system;
+ * the next render takes them again. Measured with bench/bot-e2e.ts (BOT_E2E_REPEAT, 10,000 resources,
+ * --trace-gc): such a series cost V8's background threads 0.35–0.6 s of CPU each time, and landed in
+ * a third of the pushes outside the package, which cost the app 0.07–0.1 s otherwise. A render
+ * thread's heap is bounded all the same (its caches are by size); V8's ordinary collections still run.
+ */
+function noFootprintCollections(): void {
+  setFlagsFromString("--no-memory-reducer");
 }

@@ -124,11 +124,17 @@ describe("package work on worker threads, bounded", () => {
       expect(asked).toHaveBeenCalledTimes(3);
       expect(again).toEqual(once);
       expect(again.tree).toBe(out);
+      // kept while another render was kept after it: answered from the memo all the same
+      const other = new Map(out).set("notes.txt", Buffer.from("other files\n"));
+      await renderer.render(other, { runtimes: ["builtin"], blobIds: ids(other) });
+      const back = await renderer.render(out, { runtimes: ["builtin"], blobIds: ids(out) });
+      expect(asked).toHaveBeenCalledTimes(4);
+      expect(back).toEqual(once);
       // another file's id, other options, no ids: the worker renders
       await renderer.render(out, { runtimes: ["builtin"], blobIds: ids(out, "cm.yaml") });
       await renderer.render(out, { runtimes: ["builtin", "exec"], blobIds: ids(out) });
       await renderer.render(out, { runtimes: ["builtin"] });
-      expect(asked).toHaveBeenCalledTimes(6);
+      expect(asked).toHaveBeenCalledTimes(7);
     } finally {
       await work.close();
     }

@@ -77,6 +77,14 @@ export class BoundedRenderer implements Renderer, PackageEngine {
    * otherwise the next time; a render stopped or refused is not kept).
    */
   private readonly rendered: LRUCache<string, Buffer>;
+  /**
+   * The last render kept or answered from `rendered`, as objects: the push after an edit (outside the
+   * package, the proposal's check of the same head) is answered without deserializing its results, a
+   * tenth of such a push's CPU at 10,000 resources (bench/bot-e2e.ts, BOT_E2E_REPEAT). One, so the
+   * heap holds one render's results at most beyond what its callers hold; shared by the callers it
+   * answers, which only read them.
+   */
+  private last: { key: string; result: Omit<RenderResult, "tree"> } | undefined;
   /** The runtimes each Kptfile's text needs beyond builtins (runtimesNeeded): a few hundred bytes each. */
   private readonly kptfileRuntimes = new LRUCache<string, readonly Runtime[]>({ max: 1024 });
 
@@ -93,8 +101,8 @@ export class BoundedRenderer implements Renderer, PackageEngine {
 
   async render(tree: FileTree, options: RenderOptions): Promise<RenderResult> {
     const key = sameTreeKey(tree, options);
-    const memo = key === undefined ? undefined : this.rendered.get(key);
-    if (memo) return { ...(deserialize(memo) as Omit<RenderResult, "tree">), tree };
+    const kept = key === undefined ? undefined : this.kept(key);
+    if (kept) return { ...kept, tree };
     const wire = packTree(tree);
     try {
       const { tree: out, ...rest } = await this.work.run(
@@ -110,9 +118,21 @@ export class BoundedRenderer implements Renderer, PackageEngine {
     }
   }
 
+  /** The render kept under `key`: the last one as it is, another deserialized (and then the last). */
+  private kept(key: string): Omit<RenderResult, "tree"> | undefined {
+    const memo = this.rendered.get(key);
+    if (this.last?.key === key) return this.last.result;
+    if (!memo) return undefined;
+    const result = deserialize(memo) as Omit<RenderResult, "tree">;
+    this.last = { key, result };
+    return result;
+  }
+
   /** Keeps a render that changed nothing, where its tree has a key and its output depends on the files alone. */
   private remember(key: string | undefined, tree: FileTree, result: Omit<RenderResult, "tree">): void {
-    if (key !== undefined && this.deterministic(tree)) this.rendered.set(key, serialize(result));
+    if (key === undefined || !this.deterministic(tree)) return;
+    this.rendered.set(key, serialize(result));
+    this.last = { key, result };
   }
 
   /** Whether the package's pipelines run builtins only: their output is a function of the files alone. */
