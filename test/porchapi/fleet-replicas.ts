@@ -70,11 +70,13 @@ async function apiReplica(
   name: string,
   prefix: string,
   token: string,
+  env: Record<string, string>,
 ): Promise<ApiReplica> {
   const r = await startReplica(forge, creds, name, prefix, {
     PORCHLIGHT_API_PORT: "0",
     PORCHLIGHT_API_HOST: "127.0.0.1",
     PORCHLIGHT_API_HTTP: "loopback",
+    ...env,
   });
   await eventually(`replica ${name} serves Porch's API`, () => /Porch's API: \S+/.test(r.output()), 60_000);
   const api = /Porch's API: (\S+)/.exec(r.output())?.[1] ?? "";
@@ -102,9 +104,14 @@ export interface ApiFleet {
 /**
  * rpkg's world (acme/blueprints and acme/deploy registered in namespace acme; alice and bob write) and
  * `count` replicas of `porchlight serve` on one Redis (keys under `prefix`), each serving Porch's API,
- * the app's webhooks delivered round-robin: the fleet test and the fleet bench.
+ * the app's webhooks delivered round-robin: the fleet test and the fleet bench. `env` adds to each
+ * replica's environment.
  */
-export async function apiFleet(count: number, prefix: string): Promise<ApiFleet> {
+export async function apiFleet(
+  count: number,
+  prefix: string,
+  env: Record<string, string> = {},
+): Promise<ApiFleet> {
   const world = await rpkgWorld();
   await world.forge.createRepo("acme/.porchlight", { autoInit: true });
   for (const u of ["alice", "bob"]) world.forge.setPermission("acme/.porchlight", u, "write");
@@ -116,7 +123,7 @@ export async function apiFleet(count: number, prefix: string): Promise<ApiFleet>
   world.forge.createInstallation(creds.appId, "acme");
   const replicas: ApiReplica[] = [];
   const add = async (name: string) => {
-    const r = await apiReplica(world.forge, creds, name, prefix, world.alice);
+    const r = await apiReplica(world.forge, creds, name, prefix, world.alice, env);
     replicas.push(r);
     return r;
   };
