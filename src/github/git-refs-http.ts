@@ -69,10 +69,10 @@ export async function lsRefs(
   return v2Refs(lines);
 }
 
-/** Request headers as git sends them for protocol v2. */
 /** What porchlight tells a git server it is (`User-Agent`, and a push's `agent=` capability). */
 export const GIT_AGENT = "git/porchlight";
 
+/** Request headers as git sends them for protocol v2. */
 function v2Headers(headers: Record<string, string>): Record<string, string> {
   return { ...headers, "git-protocol": "version=2", "user-agent": GIT_AGENT };
 }

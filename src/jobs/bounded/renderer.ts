@@ -120,6 +120,7 @@ export class BoundedRenderer implements Renderer, PackageEngine {
 
   /** The render kept under `key`: the last one as it is, another deserialized (and then the last). */
   private kept(key: string): Omit<RenderResult, "tree"> | undefined {
+    // asked of `rendered` even when `last` answers: the entry keeps its place among the recently used
     const memo = this.rendered.get(key);
     if (this.last?.key === key) return this.last.result;
     if (!memo) return undefined;
